@@ -1,0 +1,10 @@
+board "a" {
+  name = "A"
+
+  image "img" {
+    source = "a.img"
+  }
+}
+
+board "b" {
+}

@@ -1,0 +1,26 @@
+
+
+board "a" {
+
+
+  name = "A"
+
+
+
+
+  image "img" {
+
+    source = "a.img"
+
+  }
+
+
+}
+
+
+
+board "b" {
+
+}
+
+

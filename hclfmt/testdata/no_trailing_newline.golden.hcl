@@ -1,0 +1,3 @@
+board "nonl" {
+  name = "no final newline"
+}

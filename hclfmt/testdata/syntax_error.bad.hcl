@@ -1,0 +1,4 @@
+board "broken" {
+  name = "ok"
+  size = 
+}

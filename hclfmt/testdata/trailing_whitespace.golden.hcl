@@ -1,0 +1,8 @@
+board "ws" {
+  name = "trailing spaces"
+  size = "1GiB"
+  list = [
+    "a",
+    "b",
+  ]
+}
