@@ -1,0 +1,38 @@
+package recipes
+
+import (
+	"time"
+
+	"github.com/fsbench/fsbench/fields"
+)
+
+// mkfs_stats measures the filesystem as fsbench build made it, so it needs an
+// empty partition and never reformats: the size and options of mkfs are the
+// spec's, and the image builder records the mkfs version in the manifest.
+
+func newMkfsStats() *Recipe {
+	return &Recipe{
+		Name:       "mkfs_stats",
+		Summary:    "Size and space used of an empty filesystem, and the kernel threads its mount creates.",
+		Seed:       "000_16da2541bdd638e4.txt (ELC 2015) p.79 \"Mkfs stats\" and p.80 (kernel threads per filesystem)",
+		Target:     OnPartition,
+		NeedsEmpty: true,
+		Fields: []fields.Field{
+			iterationsField(
+				// Seed 000 p.79-80 give single readings.
+				1,
+				"Number of mount/measure/unmount rounds; more than one shows whether the thread count varies."),
+			{
+				Name: "settle",
+				Kind: fields.Duration,
+				Min:  fields.Bound(0), Max: fields.Bound(600),
+				// Not in the seed; some filesystems (btrfs) start worker
+				// threads shortly after the mount returns.
+				Default: (2 * time.Second).String(),
+				Unit:    "s",
+				Doc:     "Wait this long after the mount before counting kernel threads.",
+			},
+			timeoutField(2 * time.Minute),
+		},
+	}
+}
