@@ -16,6 +16,7 @@ import (
 	"fmt"
 
 	"github.com/fsbench/fsbench/fields"
+	"github.com/fsbench/fsbench/suggest"
 )
 
 // Target says what the `on` attribute of a test block must name. The spec
@@ -136,7 +137,7 @@ func (r *Recipe) SuggestField(name string) string {
 	for i, f := range r.Fields {
 		names[i] = f.Name
 	}
-	return closest(name, names)
+	return suggest.Closest(name, names)
 }
 
 // Defaults returns every field's default value. Fields without a default are

@@ -210,17 +210,6 @@ func TestSuggest(t *testing.T) {
 	}
 }
 
-func TestLevenshtein(t *testing.T) {
-	for _, c := range []struct {
-		a, b string
-		d    int
-	}{{"", "", 0}, {"fio", "fio", 0}, {"fio2", "fio", 1}, {"kitten", "sitting", 3}, {"", "abc", 3}, {"flaw", "lawn", 2}} {
-		if got := levenshtein(c.a, c.b); got != c.d {
-			t.Errorf("levenshtein(%q, %q) = %d, want %d", c.a, c.b, got, c.d)
-		}
-	}
-}
-
 func TestTargetString(t *testing.T) {
 	names := map[string]bool{}
 	for _, tg := range []Target{OnRoot, OnFilesystem, OnPartition, OnDevice} {

@@ -1,0 +1,76 @@
+// Package suggest finds the name a user most likely meant, for the "did
+// you mean" of error messages. It depends on nothing, so every package
+// (the target runner too) can use it.
+package suggest
+
+import (
+	"sort"
+	"strings"
+)
+
+// Closest picks the candidate a user most likely meant. Case, "_" and "-" are
+// ignored ("boottime", "Boot-Time"); a unique candidate that starts with what
+// was typed wins ("fsync" → "fsync_latency"); otherwise the smallest edit
+// distance wins if it is at most a third of the candidate's length (at least
+// 2), ties going to the first name in sorted order. It returns "" when
+// nothing is close enough to help.
+func Closest(name string, candidates []string) string {
+	sorted := append([]string(nil), candidates...)
+	sort.Strings(sorted)
+	n := normalize(name)
+	if n == "" {
+		return ""
+	}
+	var prefixed []string
+	for _, c := range sorted {
+		if normalize(c) == n {
+			return c
+		}
+		if strings.HasPrefix(normalize(c), n) {
+			prefixed = append(prefixed, c)
+		}
+	}
+	if len(prefixed) == 1 && len(n) >= 2 {
+		return prefixed[0]
+	}
+	best, bestDist := "", -1
+	for _, c := range sorted {
+		nc := normalize(c)
+		d := levenshtein(n, nc)
+		if d > max(2, len(nc)/3) {
+			continue
+		}
+		if bestDist < 0 || d < bestDist {
+			best, bestDist = c, d
+		}
+	}
+	return best
+}
+
+func normalize(s string) string {
+	s = strings.ToLower(s)
+	return strings.NewReplacer("_", "", "-", "", " ", "").Replace(s)
+}
+
+// levenshtein counts the single-rune insertions, deletions and substitutions
+// that turn a into b.
+func levenshtein(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}

@@ -1,0 +1,31 @@
+package suggest
+
+import "testing"
+
+func TestLevenshtein(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		d    int
+	}{{"", "", 0}, {"fio", "fio", 0}, {"fio2", "fio", 1}, {"kitten", "sitting", 3}, {"", "abc", 3}, {"flaw", "lawn", 2}} {
+		if got := levenshtein(c.a, c.b); got != c.d {
+			t.Errorf("levenshtein(%q, %q) = %d, want %d", c.a, c.b, got, c.d)
+		}
+	}
+}
+
+func TestClosest(t *testing.T) {
+	opts := []string{"ext2", "ext3", "ext4", "btrfs", "fsync_latency", "nilfs2"}
+	for in, want := range map[string]string{
+		"ext5":    "ext2", // ties go to the first in sorted order
+		"EXT4":    "ext4",
+		"btrf":    "btrfs",
+		"fsync":   "fsync_latency",
+		"nilfs-2": "nilfs2",
+		"zfs":     "",
+		"":        "",
+	} {
+		if got := Closest(in, opts); got != want {
+			t.Errorf("Closest(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
