@@ -96,6 +96,14 @@ func Place(d Disk, reqs []Request) (Result, []Problem) {
 	number := 1
 	logicalNumber := 5
 	for i, r := range reqs {
+		if r.Grow && i != len(reqs)-1 {
+			// Reported by checkCounts. Leaving it out keeps the partitions
+			// after it from being reported as not fitting.
+			if !r.Logical {
+				number++
+			}
+			continue
+		}
 		if r.Logical {
 			p.placeLogical(i, r, logicalNumber)
 			logicalNumber++
@@ -163,12 +171,12 @@ func (p *placer) start(i int, r Request, earliest int64) (int64, bool) {
 				r.Name, units.FormatSize(r.Offset), units.FormatSize(p.d.Align), units.FormatSize(p.alignUp(s)*p.ss)))
 	}
 	if s < earliest {
-		what := "the previous partition"
-		if earliest == p.res.FirstUsable || (p.res.Extended == nil && p.cursor == p.res.FirstUsable) {
-			what = "the partition table"
+		what := fmt.Sprintf("before the end of the previous partition (free space starts at sector %d)", earliest)
+		if s < p.res.FirstUsable {
+			what = fmt.Sprintf("inside the partition table (partitions may start at sector %d)", p.res.FirstUsable)
 		}
 		p.problem(i, "offset", "Overlapping partitions",
-			fmt.Sprintf("Partition %q starts at sector %d, inside %s (free space starts at sector %d).", r.Name, s, what, earliest))
+			fmt.Sprintf("Partition %q starts at sector %d, %s.", r.Name, s, what))
 		return 0, false
 	}
 	return s, true

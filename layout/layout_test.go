@@ -99,6 +99,7 @@ func TestPlaceProblems(t *testing.T) {
 		{"five primaries", mbr, []Request{{Name: "a", Size: mib, Offset: -1}, {Name: "b", Size: mib, Offset: -1}, {Name: "c", Size: mib, Offset: -1}, {Name: "d", Size: mib, Offset: -1}, {Name: "e", Size: mib, Offset: -1}}, 4, "", "Too many primary"},
 		{"four primaries plus logical", mbr, []Request{{Name: "a", Size: mib, Offset: -1}, {Name: "b", Size: mib, Offset: -1}, {Name: "c", Size: mib, Offset: -1}, {Name: "d", Size: mib, Offset: -1}, {Name: "e", Size: mib, Offset: -1, Logical: true}}, 3, "", "Too many primary"},
 		{"grow not last", gpt, []Request{{Name: "a", Offset: -1, Grow: true}, {Name: "b", Size: mib, Offset: -1}}, 0, "grow", "not last"},
+		{"offset before previous end", gpt, []Request{{Name: "a", Size: 8 * mib, Offset: -1}, {Name: "b", Size: mib, Offset: 2 * mib}}, 1, "offset", "Overlapping"},
 		{"primary after logical", mbr, []Request{{Name: "a", Size: mib, Offset: -1, Logical: true}, {Name: "b", Size: mib, Offset: -1}}, 1, "logical", "after logical"},
 		{"logical on gpt", gpt, []Request{{Name: "a", Size: mib, Offset: -1, Logical: true}}, 0, "logical", "GPT"},
 		{"mbr too large", Disk{Table: "mbr", Size: 3 * units.TiB, SectorSize: 512, Align: mib}, nil, -1, "size", "too large for MBR"},
@@ -113,5 +114,17 @@ func TestPlaceProblems(t *testing.T) {
 			}
 			t.Errorf("want problem %q at request %d field %q; got %+v", c.summary, c.index, c.field, probs)
 		})
+	}
+}
+
+func TestGrowNotLastReportsOnlyItself(t *testing.T) {
+	d := Disk{Table: "gpt", Size: 64 * units.MiB, SectorSize: 512, Align: units.MiB}
+	_, probs := Place(d, []Request{
+		{Name: "a", Offset: -1, Grow: true},
+		{Name: "b", Size: 8 * units.MiB, Offset: -1},
+		{Name: "c", Size: 8 * units.MiB, Offset: -1},
+	})
+	if len(probs) != 1 || probs[0].Index != 0 || probs[0].Field != "grow" {
+		t.Errorf("problems = %+v, want only the grow partition's", probs)
 	}
 }

@@ -2,6 +2,7 @@ package recipes
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/fsbench/fsbench/fields"
@@ -94,12 +95,16 @@ func newDDSweep() *Recipe {
 func checkDDSweep(p Params) []Problem {
 	var probs []Problem
 	for _, total := range intList(p, "total") {
+		var bad []string
 		for _, bs := range intList(p, "bs") {
 			if bs > 0 && total%bs != 0 {
-				probs = append(probs, Problem{"total", "Total not a multiple of the block size",
-					fmt.Sprintf("total %s is not a multiple of bs %s, so dd could not write it in whole blocks; use a multiple of every bs.",
-						units.FormatSize(total), units.FormatSize(bs))})
+				bad = append(bad, units.FormatSize(bs))
 			}
+		}
+		if len(bad) > 0 {
+			probs = append(probs, Problem{"total", "Total not a multiple of the block size",
+				fmt.Sprintf("total %s is not a multiple of bs %s, so dd could not write it in whole blocks; use a multiple of every bs.",
+					units.FormatSize(total), strings.Join(bad, ", "))})
 		}
 	}
 	return probs

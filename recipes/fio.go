@@ -159,20 +159,29 @@ func checkFio(p Params) []Problem {
 	var probs []Problem
 	size, haveSize := intParam(p, "size")
 	nrfiles, haveNr := intParam(p, "nrfiles")
+	// One problem per kind, naming every block size at fault: a sweep
+	// over bs must not repeat the same sentence for each value.
+	var notMultiple, tooBig []string
 	for _, bs := range intList(p, "bs") {
 		if bs <= 0 {
 			continue
 		}
 		if haveSize && size%bs != 0 {
-			probs = append(probs, Problem{"size", "Size not a multiple of the block size",
-				fmt.Sprintf("size %s is not a multiple of bs %s; fio would skip the partial block, so the cases would not move the same data. Use a multiple of every bs.",
-					units.FormatSize(size), units.FormatSize(bs))})
+			notMultiple = append(notMultiple, units.FormatSize(bs))
 		}
 		if haveSize && haveNr && nrfiles*bs > size {
-			probs = append(probs, Problem{"nrfiles", "Files smaller than one block",
-				fmt.Sprintf("nrfiles %d x bs %s is more than size %s, so each file would be smaller than one block. Lower nrfiles or raise size.",
-					nrfiles, units.FormatSize(bs), units.FormatSize(size))})
+			tooBig = append(tooBig, units.FormatSize(bs))
 		}
+	}
+	if len(notMultiple) > 0 {
+		probs = append(probs, Problem{"size", "Size not a multiple of the block size",
+			fmt.Sprintf("size %s is not a multiple of bs %s; fio would skip the partial block, so the cases would not move the same data. Use a multiple of every bs.",
+				units.FormatSize(size), strings.Join(notMultiple, ", "))})
+	}
+	if len(tooBig) > 0 {
+		probs = append(probs, Problem{"nrfiles", "Files smaller than one block",
+			fmt.Sprintf("nrfiles %d x bs %s is more than size %s, so each file would be smaller than one block. Lower nrfiles or raise size.",
+				nrfiles, strings.Join(tooBig, ", "), units.FormatSize(size))})
 	}
 	if _, haveRuntime := p["runtime"]; boolParam(p, "time_based") && !haveRuntime {
 		probs = append(probs, Problem{"time_based", "time_based without runtime",

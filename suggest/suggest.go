@@ -12,7 +12,9 @@ import (
 // ignored ("boottime", "Boot-Time"); a unique candidate that starts with what
 // was typed wins ("fsync" → "fsync_latency"); otherwise the smallest edit
 // distance wins if it is at most a third of the candidate's length (at least
-// 2), ties going to the first name in sorted order. It returns "" when
+// 2). Ties go to the candidate whose first differing character is nearest
+// to the typed one ("ext5" -> "ext4", not "ext2"), then to the first in
+// sorted order. It returns "" when
 // nothing is close enough to help.
 func Closest(name string, candidates []string) string {
 	sorted := append([]string(nil), candidates...)
@@ -40,7 +42,7 @@ func Closest(name string, candidates []string) string {
 		if d > max(2, len(nc)/3) {
 			continue
 		}
-		if bestDist < 0 || d < bestDist {
+		if bestDist < 0 || d < bestDist || d == bestDist && nearer(n, nc, normalize(best)) {
 			best, bestDist = c, d
 		}
 	}
@@ -73,4 +75,24 @@ func levenshtein(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(rb)]
+}
+
+// nearer reports whether a differs from typed by a nearer character than b
+// does, at the first position where each differs from typed.
+func nearer(typed, a, b string) bool {
+	return firstGap(typed, a) < firstGap(typed, b)
+}
+
+func firstGap(typed, c string) int {
+	rt, rc := []rune(typed), []rune(c)
+	for i := 0; i < len(rt) && i < len(rc); i++ {
+		if rt[i] != rc[i] {
+			gap := int(rt[i]) - int(rc[i])
+			if gap < 0 {
+				gap = -gap
+			}
+			return gap
+		}
+	}
+	return 1 << 30
 }

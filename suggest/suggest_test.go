@@ -16,7 +16,8 @@ func TestLevenshtein(t *testing.T) {
 func TestClosest(t *testing.T) {
 	opts := []string{"ext2", "ext3", "ext4", "btrfs", "fsync_latency", "nilfs2"}
 	for in, want := range map[string]string{
-		"ext5":    "ext2", // ties go to the first in sorted order
+		"ext5":    "ext4", // the nearer digit wins a tie
+		"ext1":    "ext2",
 		"EXT4":    "ext4",
 		"btrf":    "btrfs",
 		"fsync":   "fsync_latency",

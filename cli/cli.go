@@ -1,0 +1,141 @@
+// Package cli is the fsbench command line: it parses flags, calls the
+// packages that do the work, and writes data to stdout and logs and
+// diagnostics to stderr. It holds no logic of its own beyond presentation,
+// so tests run every command in-process through Main.
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/sirupsen/logrus"
+)
+
+// Exit codes, by category. Scripts may rely on them.
+const (
+	ExitOK       = 0 // success
+	ExitInvalid  = 1 // the spec (or a var-file) has errors
+	ExitUsage    = 2 // wrong command-line usage
+	ExitChanged  = 3 // fmt -check: a file is not canonical
+	ExitIO       = 4 // a file could not be read or written
+	ExitInternal = 5 // a bug in fsbench
+)
+
+// Version is set at link time (-ldflags "-X github.com/fsbench/fsbench/cli.Version=...").
+var Version = "dev"
+
+// Env is what a command may see of its process: arguments, streams and
+// the environment, passed explicitly so that tests can run commands
+// in-process.
+type Env struct {
+	Stdin   io.Reader
+	Stdout  io.Writer
+	Stderr  io.Writer
+	Environ []string
+	Log     *logrus.Logger
+}
+
+type command struct {
+	name    string
+	summary string
+	run     func(env *Env, args []string) int
+}
+
+func commands() []command {
+	return []command{
+		{"validate", "check a spec and report every problem with its location", runValidate},
+		{"fmt", "rewrite specs in canonical HCL style", runFmt},
+		{"plan", "show the resolved layout, command lines, bootargs and tests", runPlan},
+		{"reference", "print every filesystem, tuning option, mount option and recipe", runReference},
+		{"version", "print the fsbench version", runVersion},
+	}
+}
+
+// Main runs the fsbench command line and returns the exit code.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, environ []string) int {
+	env := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Environ: environ, Log: newLogger(stderr, environ)}
+	if len(args) == 0 {
+		usage(stderr)
+		return ExitUsage
+	}
+	name, rest := args[0], args[1:]
+	if name == "help" || name == "-h" || name == "--help" || name == "-help" {
+		if len(rest) > 0 {
+			return Main(append(rest[:1:1], "-h"), stdin, stdout, stderr, environ)
+		}
+		usage(stdout)
+		return ExitOK
+	}
+	for _, c := range commands() {
+		if c.name == name {
+			return c.run(env, rest)
+		}
+	}
+	var names []string
+	for _, c := range commands() {
+		names = append(names, c.name)
+	}
+	fmt.Fprintf(stderr, "fsbench: unknown command %q.%s Run 'fsbench help'.\n", name, didYouMean(name, names))
+	return ExitUsage
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintf(w, "Usage: fsbench <command> [flags] [args]\n\nCommands:\n")
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintf(w, "\nRun 'fsbench <command> -h' for a command's flags.\n")
+	fmt.Fprintf(w, "\nExit codes: 0 ok, 1 invalid spec, 2 usage error, 3 fmt -check found changes,\n4 file error, 5 internal error.\n")
+}
+
+// newLogger builds the command's logger: diagnostics on stderr, level
+// from FSBENCH_LOG (error, warn, info, debug, trace; default warn).
+func newLogger(stderr io.Writer, environ []string) *logrus.Logger {
+	log := logrus.New()
+	log.Out = stderr
+	log.Level = logrus.WarnLevel
+	log.Formatter = &logrus.TextFormatter{DisableTimestamp: true}
+	if lvl := lookupEnv(environ, "FSBENCH_LOG"); lvl != "" {
+		if l, err := logrus.ParseLevel(lvl); err == nil {
+			log.Level = l
+		} else {
+			log.Warnf("FSBENCH_LOG=%q is not a log level; using warn", lvl)
+		}
+	}
+	return log
+}
+
+func lookupEnv(environ []string, key string) string {
+	for _, kv := range environ {
+		if k, v, ok := strings.Cut(kv, "="); ok && k == key {
+			return v
+		}
+	}
+	return ""
+}
+
+func runVersion(env *Env, args []string) int {
+	fs := newFlagSet(env, "version", "", "Print the fsbench version.")
+	if code, done := parse(fs, args); done {
+		return code
+	}
+	fmt.Fprintf(env.Stdout, "fsbench %s\n", Version)
+	return ExitOK
+}
+
+// Run is the entry point of cmd/fsbench.
+func Run() int {
+	return Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Environ())
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

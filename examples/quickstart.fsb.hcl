@@ -1,0 +1,84 @@
+# fsbench quickstart: one small disk, five candidate root filesystems, and a
+# short test plan that runs in QEMU in a few minutes. Run it with
+#   fsbench plan examples/quickstart.fsb.hcl
+# and read the layout, the mkfs command lines and the kernel command line of
+# each variant before anything is built.
+
+variable "fio_size" {
+  type        = string
+  default     = "64MiB"
+  description = "Bytes each fio case moves (the ELC2015 study used 500MB; a VM needs less)."
+}
+
+variable "boot_iterations" {
+  type        = number
+  default     = 3
+  description = "Reboots timed from the root mount to the shell prompt."
+
+  validation {
+    condition     = var.boot_iterations >= 1
+    error_message = "At least one boot is needed to measure anything."
+  }
+}
+
+# One variant per root filesystem: ext4, f2fs, btrfs, xfs and nilfs2.
+matrix "fs" {
+  values = ["ext4", "f2fs", "btrfs", "xfs", "nilfs2"]
+}
+
+# QEMU's x86_64 machine with a virtio disk: the default virtual target.
+board "qemu-x86_64" {
+  arch    = "x86_64"
+  console = "ttyS0,115200n8"
+  storage = "vda"
+  init    = "busybox"
+}
+
+image "disk" {
+  table = "gpt"
+  size  = "1GiB"
+  align = "1MiB"
+
+  # xfsprogs 5.19 and later refuse filesystems below 300MiB, so both
+  # partitions stay above that for every variant.
+  partition "rootfs" {
+    size = "400MiB"
+    root = true
+
+    filesystem {
+      type  = matrix.fs
+      label = "rootfs"
+      mount = ["noatime"]
+    }
+  }
+
+  partition "bench" {
+    grow = true
+
+    filesystem {
+      type       = matrix.fs
+      label      = "bench"
+      mount      = ["noatime"]
+      mountpoint = "/mnt/bench"
+    }
+  }
+}
+
+test "boot_time" "rootfs" {
+  iterations = var.boot_iterations
+}
+
+test "fio" "bandwidth" {
+  on      = partition.bench
+  rw      = ["randread", "randwrite", "read", "write"]
+  bs      = ["4MiB", "4KiB"]
+  direct  = [true]
+  size    = var.fio_size
+  nrfiles = 4
+}
+
+test "mount_time" "bench" {
+  on           = partition.bench
+  fill_percent = 60
+  iterations   = 3
+}

@@ -1,0 +1,168 @@
+package filesystems
+
+import (
+	"sort"
+
+	"github.com/fsbench/fsbench/fields"
+)
+
+// JournalSupport says whether a filesystem type has a journal.
+type JournalSupport int
+
+const (
+	// JournalNone: the type has no journal (ext2, vfat, read-only types,
+	// and the log-structured or copy-on-write ones that need none).
+	JournalNone JournalSupport = iota
+	// JournalOptional: the journal can be switched off (ext4).
+	JournalOptional
+	// JournalRequired: the type always has one (ext3, xfs).
+	JournalRequired
+)
+
+func (j JournalSupport) String() string {
+	switch j {
+	case JournalNone:
+		return "none"
+	case JournalOptional:
+		return "optional"
+	case JournalRequired:
+		return "required"
+	}
+	return "unknown"
+}
+
+// PopulateMethod says how staged contents get into a new filesystem.
+type PopulateMethod int
+
+const (
+	// PopulateNone: the tools cannot fill the filesystem offline (nilfs2).
+	PopulateNone PopulateMethod = iota
+	// PopulateMkfsFlag: mkfs copies a directory itself (mke2fs -d,
+	// mkfs.btrfs --rootdir).
+	PopulateMkfsFlag
+	// PopulateTool: a separate tool runs after mkfs (sload.f2fs).
+	PopulateTool
+	// PopulateProtofile: mkfs reads a protofile describing the tree
+	// (mkfs.xfs -p; xfsprogs 6.1 has no directory option).
+	PopulateProtofile
+	// PopulateMtools: mcopy writes into the FAT image after mkfs.fat.
+	PopulateMtools
+	// PopulateSource: the directory is the tool's input and the image its
+	// output (mksquashfs, mkfs.erofs).
+	PopulateSource
+)
+
+func (p PopulateMethod) String() string {
+	switch p {
+	case PopulateNone:
+		return "none"
+	case PopulateMkfsFlag:
+		return "mkfs flag"
+	case PopulateTool:
+		return "separate tool"
+	case PopulateProtofile:
+		return "protofile"
+	case PopulateMtools:
+		return "mtools"
+	case PopulateSource:
+		return "source directory"
+	}
+	return "unknown"
+}
+
+// Type describes one filesystem type and its host tools.
+type Type struct {
+	Name    string // "ext4"
+	Tool    string // the mkfs binary, "mke2fs"
+	Package string // the Debian package providing Tool
+	// Tools lists every host binary a build of this type may run (mkfs,
+	// populate helpers, checker), so that the manifest can record their
+	// versions and tests can skip when one is missing.
+	Tools []string
+	// Checker is the read-only checker's argv prefix; the image path is
+	// appended. Nil when the filesystem has no checker (nilfs2).
+	Checker  []string
+	ReadOnly bool
+	Journal  JournalSupport
+	Populate PopulateMethod
+	// MinSize is the smallest partition the tool accepts with its most
+	// favourable settings (btrfs mixed block groups, nilfs2 short segments,
+	// FAT32); Resolve checks the minimum of the settings a spec chooses.
+	MinSize int64
+	// MaxLabel is the longest label in bytes; 0 means the tool cannot set
+	// one.
+	MaxLabel int
+	// SetsUUID reports whether mkfs stores Spec.UUID (vfat: as the 32-bit
+	// volume id derived from it); Resolve then requires one.
+	SetsUUID bool
+	// BlockSizes are the block sizes Spec.BlockSize may take, in bytes (for
+	// vfat the cluster size); DefaultBlockSize is used when the spec gives
+	// none, 0 meaning that the tool chooses.
+	BlockSizes       []int64
+	DefaultBlockSize int64
+	// Features are the names Spec.Features may use (a leading ^ disables
+	// one); nil when the tool has no feature list.
+	Features []string
+	// Tuning lists the typed mkfs knobs a `tuning { }` block accepts.
+	Tuning []fields.Field
+	// MountOptions lists what the kernel filesystem and the VFS accept.
+	MountOptions []MountOption
+	// Deterministic reports whether the build is bit-reproducible from the
+	// derived UUIDs and SOURCE_DATE_EPOCH; Note says why not, or what it
+	// takes.
+	Deterministic bool
+	Note          string
+
+	resolve func(*build)
+}
+
+// catalogue builds the table afresh on each call, so that callers can never
+// change what another caller sees.
+func catalogue() []*Type {
+	return []*Type{
+		ext2Type(), ext3Type(), ext4Type(),
+		btrfsType(), f2fsType(), xfsType(), nilfs2Type(),
+		vfatType(), squashfsType(), erofsType(),
+	}
+}
+
+// Lookup returns the type called name. Each call builds a fresh Type, so the
+// caller may keep or change it.
+func Lookup(name string) (*Type, bool) {
+	for _, t := range catalogue() {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return nil, false
+}
+
+// Names returns the names of all known types, sorted.
+func Names() []string {
+	var names []string
+	for _, t := range catalogue() {
+		names = append(names, t.Name)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// TuningField returns the tuning field called name.
+func (t *Type) TuningField(name string) (fields.Field, bool) {
+	for _, f := range t.Tuning {
+		if f.Name == name {
+			return f, true
+		}
+	}
+	return fields.Field{}, false
+}
+
+// MountOption returns the mount option called name.
+func (t *Type) MountOption(name string) (MountOption, bool) {
+	for _, o := range t.MountOptions {
+		if o.Name == name {
+			return o, true
+		}
+	}
+	return MountOption{}, false
+}

@@ -1,0 +1,23 @@
+package plan
+
+import (
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/fsbench/fsbench/diag"
+	"github.com/fsbench/fsbench/spec"
+)
+
+// Load reads the spec at path and resolves its plan, the way `validate`
+// and `plan` do. Resolution runs only on a spec that decoded cleanly, so
+// that one mistake is not reported again through its consequences. The
+// diagnostics of both phases come back sorted together.
+func Load(path string, opts spec.Options) (*spec.Spec, *Plan, hcl.Diagnostics) {
+	s, diags := spec.Load(path, opts)
+	if diags.HasErrors() {
+		return s, nil, diags
+	}
+	p, pdiags := Resolve(s)
+	diags = append(diags, pdiags...)
+	diag.Sort(diags)
+	return s, p, diags
+}

@@ -1,0 +1,151 @@
+// Package plan resolves evaluated spec variants into the plan that image
+// generation and the target runner consume: partitions placed in sectors,
+// partition types and ids, the exact mkfs and populate command lines,
+// mount options, kernel command line, expanded test cases, and a
+// fingerprint of every input. The plan is plain data, versioned by
+// Format; it holds no HCL. Resolving never runs a tool and never writes.
+package plan
+
+import (
+	"github.com/fsbench/fsbench/filesystems"
+	"github.com/fsbench/fsbench/recipes"
+)
+
+// Format names the plan's JSON schema. Readers check it; a change that
+// breaks them bumps the number.
+const Format = "fsbench-plan/1"
+
+// Plan is a whole resolved spec.
+type Plan struct {
+	Format      string    `json:"format"`
+	Spec        string    `json:"spec"`
+	Fingerprint string    `json:"fingerprint"`
+	Inputs      []Input   `json:"inputs"`
+	Variants    []Variant `json:"variants"`
+}
+
+// Input is one file the plan depends on, with its digest.
+type Input struct {
+	Role   string `json:"role"` // spec, var-file, contents-dir, contents-tar, file, raw, partition-image
+	Path   string `json:"path"` // as written, relative to the spec's directory
+	SHA256 string `json:"sha256"`
+}
+
+// Variant is one matrix combination.
+type Variant struct {
+	Name     string            `json:"name"`
+	Matrix   map[string]string `json:"matrix,omitempty"` // axis -> choice key
+	Board    Board             `json:"board"`
+	Images   []Image           `json:"images"`
+	Bootargs []string          `json:"bootargs"`
+	Tests    []Test            `json:"tests"`
+}
+
+// Board is the target.
+type Board struct {
+	Name       string   `json:"name"`
+	Arch       string   `json:"arch"`
+	Console    string   `json:"console"`
+	Storage    string   `json:"storage"`
+	Init       string   `json:"init"`
+	RootBy     string   `json:"root_by"`
+	Bootloader string   `json:"bootloader"`
+	KernelArgs []string `json:"kernel_args,omitempty"`
+}
+
+// Image is one disk image.
+type Image struct {
+	Name       string      `json:"name"`
+	File       string      `json:"file"`
+	Table      string      `json:"table"`
+	Size       int64       `json:"size"`
+	SectorSize int64       `json:"sector_size"`
+	Align      int64       `json:"align"`
+	DiskID     string      `json:"disk_id"`
+	Extended   *Extended   `json:"extended,omitempty"`
+	Partitions []Partition `json:"partitions"`
+	Raw        []Raw       `json:"raw,omitempty"`
+}
+
+// Extended is the MBR extended partition, in sectors.
+type Extended struct {
+	StartSector int64 `json:"start_sector"`
+	Sectors     int64 `json:"sectors"`
+}
+
+// Raw is a blob at a fixed offset outside the table.
+type Raw struct {
+	Name   string `json:"name"`
+	Offset int64  `json:"offset"`
+	Size   int64  `json:"size"`
+	File   string `json:"file"`
+}
+
+// Partition is one placed partition.
+type Partition struct {
+	Name        string      `json:"name"`
+	Number      int         `json:"number"`
+	StartSector int64       `json:"start_sector"`
+	EndSector   int64       `json:"end_sector"` // inclusive, as sfdisk and parted print it
+	Sectors     int64       `json:"sectors"`
+	Offset      int64       `json:"offset"`
+	Size        int64       `json:"size"`
+	Type        string      `json:"type"`
+	TypeName    string      `json:"type_name,omitempty"`
+	Bootable    bool        `json:"bootable,omitempty"`
+	Label       string      `json:"label"`
+	UUID        string      `json:"uuid"`
+	Logical     bool        `json:"logical,omitempty"`
+	EBRSector   int64       `json:"ebr_sector,omitempty"`
+	Root        bool        `json:"root,omitempty"`
+	Image       string      `json:"image,omitempty"`
+	Filesystem  *Filesystem `json:"filesystem,omitempty"`
+}
+
+// Filesystem is a partition's filesystem with its command lines.
+type Filesystem struct {
+	Type          string                   `json:"type"`
+	Label         string                   `json:"label,omitempty"`
+	UUID          string                   `json:"uuid"`
+	BlockSize     int64                    `json:"block_size,omitempty"`
+	Features      []string                 `json:"features,omitempty"`
+	Journal       *bool                    `json:"journal,omitempty"`
+	Mount         []string                 `json:"mount,omitempty"`
+	Mountpoint    string                   `json:"mountpoint,omitempty"`
+	RootFlags     string                   `json:"rootflags,omitempty"`
+	VFSFlags      []string                 `json:"vfs_flags,omitempty"`
+	ReadOnly      bool                     `json:"read_only,omitempty"`
+	Derived       []filesystems.Derivation `json:"derived,omitempty"`
+	Mkfs          filesystems.Command      `json:"mkfs"`
+	Populate      []filesystems.Command    `json:"populate,omitempty"`
+	Check         *filesystems.Command     `json:"check,omitempty"`
+	Deterministic bool                     `json:"deterministic"`
+	Note          string                   `json:"note,omitempty"`
+	Contents      *Contents                `json:"contents,omitempty"`
+}
+
+// Contents is what goes into a filesystem.
+type Contents struct {
+	Dir   string `json:"dir,omitempty"`
+	Tar   string `json:"tar,omitempty"`
+	Files []File `json:"files,omitempty"`
+}
+
+// File is one placed file.
+type File struct {
+	Path    string  `json:"path"`
+	Source  string  `json:"source,omitempty"`
+	Content *string `json:"content,omitempty"`
+	Mode    string  `json:"mode"`
+	UID     int     `json:"uid"`
+	GID     int     `json:"gid"`
+}
+
+// Test is one test with its cases expanded.
+type Test struct {
+	Recipe string         `json:"recipe"`
+	Name   string         `json:"name"`
+	On     string         `json:"on,omitempty"`
+	Params map[string]any `json:"params"`
+	Cases  []recipes.Case `json:"cases"`
+}

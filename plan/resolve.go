@@ -1,0 +1,268 @@
+package plan
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/fsbench/fsbench/diag"
+	"github.com/fsbench/fsbench/filesystems"
+	"github.com/fsbench/fsbench/layout"
+	"github.com/fsbench/fsbench/recipes"
+	"github.com/fsbench/fsbench/spec"
+)
+
+// Resolve turns a loaded spec into a plan. Problems that only show once
+// partitions are placed and command lines derived (a partition that does
+// not fit, a stride mke2fs would truncate) are reported at the attribute
+// they stem from.
+func Resolve(s *spec.Spec) (*Plan, hcl.Diagnostics) {
+	// The spec's base name only: the plan and its fingerprint must not
+	// depend on the directory fsbench runs from.
+	p := &Plan{Format: Format, Spec: filepath.Base(s.Filename)}
+	per := make([]hcl.Diagnostics, len(s.Variants))
+	names := make([]string, len(s.Variants))
+	for i, sv := range s.Variants {
+		r := &resolver{}
+		p.Variants = append(p.Variants, r.variant(sv))
+		per[i] = r.diags
+		names[i] = sv.Name
+	}
+	diags := diag.MergeVariants(names, per)
+	inputs, idiags := collectInputs(s)
+	p.Inputs = inputs
+	diags = append(diags, idiags...)
+	fp, err := fingerprint(p)
+	if err != nil {
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot fingerprint the plan", Detail: err.Error()})
+	}
+	p.Fingerprint = fp
+	diags = diag.Dedupe(diags)
+	diag.Sort(diags)
+	return p, diags
+}
+
+type resolver struct {
+	diags hcl.Diagnostics
+	board *spec.Board
+}
+
+func (r *resolver) errorf(rng hcl.Range, summary, format string, args ...any) {
+	r.diags = append(r.diags, diag.Errorf(rng, summary, fmt.Sprintf(format, args...)))
+}
+
+func (r *resolver) variant(sv *spec.Variant) Variant {
+	r.board = sv.Board
+	v := Variant{Name: sv.Name, Board: Board{
+		Name: sv.Board.Name, Arch: sv.Board.Arch, Console: sv.Board.Console, Storage: sv.Board.Storage,
+		Init: sv.Board.Init, RootBy: sv.Board.RootBy, Bootloader: sv.Board.Bootloader, KernelArgs: sv.Board.KernelArgs,
+	}}
+	if len(sv.Matrix) > 0 {
+		v.Matrix = map[string]string{}
+		for _, ch := range sv.Matrix {
+			v.Matrix[ch.Axis] = ch.Key
+		}
+	}
+	var root *Partition
+	for _, si := range sv.Images {
+		img := r.image(sv, si)
+		v.Images = append(v.Images, img)
+		for i := range img.Partitions {
+			if img.Partitions[i].Root {
+				root = &v.Images[len(v.Images)-1].Partitions[i]
+			}
+		}
+	}
+	v.Bootargs = bootargs(v.Board, root)
+	for _, st := range sv.Tests {
+		v.Tests = append(v.Tests, r.test(st))
+	}
+	return v
+}
+
+func (r *resolver) image(sv *spec.Variant, si *spec.Image) Image {
+	img := Image{Name: si.Name, File: si.Name + ".img", Table: si.Table, Size: si.Size, SectorSize: si.SectorSize, Align: si.Align, DiskID: si.DiskID}
+	if img.DiskID == "" {
+		if si.Table == "gpt" {
+			img.DiskID = nameUUID(r.board.Name, sv.Name, si.Name, "disk")
+		} else {
+			img.DiskID = mbrSignature(r.board.Name, sv.Name, si.Name)
+		}
+	}
+	reqs := make([]layout.Request, len(si.Partitions))
+	for i, sp := range si.Partitions {
+		reqs[i] = layout.Request{Name: sp.Name, Size: sp.Size, Offset: sp.Offset, Grow: sp.Grow, Logical: sp.Logical}
+	}
+	placed, problems := layout.Place(layout.Disk{Table: si.Table, Size: si.Size, SectorSize: si.SectorSize, Align: si.Align}, reqs)
+	for _, pr := range problems {
+		rng := si.Of(pr.Field)
+		if pr.Index >= 0 {
+			rng = si.Partitions[pr.Index].Of(pr.Field)
+		}
+		r.errorf(rng, pr.Summary, "%s", pr.Detail)
+	}
+	if placed.Extended != nil {
+		img.Extended = &Extended{StartSector: placed.Extended.StartSector, Sectors: placed.Extended.Sectors}
+	}
+	byName := map[string]layout.Placed{}
+	for _, pl := range placed.Partitions {
+		byName[pl.Name] = pl
+	}
+	for _, sp := range si.Partitions {
+		pl, ok := byName[sp.Name]
+		if !ok {
+			continue // its placement failed and was reported
+		}
+		img.Partitions = append(img.Partitions, r.partition(sv, si, sp, pl, img.DiskID))
+	}
+	r.raw(si, &img, placed)
+	return img
+}
+
+func (r *resolver) partition(sv *spec.Variant, si *spec.Image, sp *spec.Partition, pl layout.Placed, diskID string) Partition {
+	ss := si.SectorSize
+	p := Partition{
+		Name: sp.Name, Number: pl.Number, StartSector: pl.StartSector, Sectors: pl.Sectors,
+		EndSector: pl.StartSector + pl.Sectors - 1, Offset: pl.Start(ss), Size: pl.Size(ss),
+		Bootable: sp.Bootable, Label: sp.Label, Logical: sp.Logical, EBRSector: pl.EBRSector,
+		Root: sp.Root, Image: sp.ImageFile,
+	}
+	typeName := sp.Type
+	if typeName == "" {
+		fsType := ""
+		if sp.Filesystem != nil {
+			fsType = sp.Filesystem.Type
+		}
+		typeName = defaultPartType(fsType)
+	}
+	t, err := resolvePartType(si.Table, typeName)
+	if err != nil {
+		r.errorf(sp.Of("type"), "Invalid partition type", "%s.%s", upperFirst(err.Error()), diag.DidYouMean(typeName, PartTypeNames()))
+	}
+	p.Type = t
+	if _, ok := partTypes[typeName]; ok {
+		p.TypeName = typeName
+	}
+	switch {
+	case sp.UUID != "":
+		p.UUID = strings.ToLower(sp.UUID)
+	case si.Table == "gpt":
+		p.UUID = nameUUID(r.board.Name, sv.Name, si.Name, "partition", sp.Name)
+	default:
+		p.UUID = mbrPartUUID(diskID, pl.Number)
+	}
+	if sp.Filesystem != nil {
+		p.Filesystem = r.filesystem(sv, si, sp, p.Size)
+	}
+	return p
+}
+
+func (r *resolver) filesystem(sv *spec.Variant, si *spec.Image, sp *spec.Partition, size int64) *Filesystem {
+	sf := sp.Filesystem
+	uuid := strings.ToLower(sf.UUID)
+	if uuid == "" {
+		uuid = nameUUID(r.board.Name, sv.Name, si.Name, "filesystem", sp.Name)
+	}
+	in := filesystems.Spec{
+		Type: sf.Type, Label: sf.Label, UUID: uuid, BlockSize: sf.BlockSize, Features: sf.Features,
+		Journal: sf.Journal, Size: size, Tuning: sf.Tuning, Mount: sf.Mount, ExtraArgs: sf.MkfsArgs,
+		HasContents: sp.Contents != nil,
+	}
+	if sf.Geometry != nil {
+		in.Geometry = filesystems.Geometry{EraseBlock: sf.Geometry.EraseBlock, PageSize: sf.Geometry.PageSize}
+	}
+	res, problems := filesystems.Resolve(in)
+	for _, pr := range problems {
+		r.errorf(fsProblemRange(sp, pr.Field), pr.Summary, "%s", pr.Detail)
+	}
+	typ, _ := filesystems.Lookup(sf.Type)
+	fs := &Filesystem{
+		Type: sf.Type, Label: sf.Label, UUID: uuid, BlockSize: sf.BlockSize, Features: sf.Features,
+		Journal: sf.Journal, Mount: res.MountOptions, Mountpoint: sf.Mountpoint, RootFlags: res.RootFlags,
+		VFSFlags: res.VFSFlags, Derived: res.Derived, Mkfs: res.Mkfs, Populate: res.Populate,
+		Deterministic: res.Deterministic, Note: res.Note, ReadOnly: typ != nil && typ.ReadOnly,
+	}
+	if len(res.Check.Argv) > 0 {
+		c := res.Check
+		fs.Check = &c
+	}
+	if sp.Root && sf.Mountpoint != "" && sf.Mountpoint != "/" {
+		r.errorf(sf.Of("mountpoint"), "Invalid mountpoint", "The root partition is mounted at /, not %s.", sf.Mountpoint)
+	}
+	if ct := sp.Contents; ct != nil {
+		fs.Contents = &Contents{Dir: ct.Dir, Tar: ct.Tar}
+		for _, f := range ct.Files {
+			fs.Contents.Files = append(fs.Contents.Files, File{Path: f.Path, Source: f.Source, Content: f.Content,
+				Mode: fmt.Sprintf("%04o", f.Mode), UID: f.UID, GID: f.GID})
+		}
+	}
+	return fs
+}
+
+// fsProblemRange maps a filesystems.Problem field path to where the spec
+// wrote it.
+func fsProblemRange(sp *spec.Partition, field string) hcl.Range {
+	sf := sp.Filesystem
+	head, tail, nested := strings.Cut(field, ".")
+	switch {
+	case head == "size":
+		return sp.Of("size")
+	case head == "contents" && sp.Contents != nil:
+		return sp.Contents.Decl
+	case nested && head == "geometry" && sf.Geometry != nil:
+		return sf.Geometry.Of(tail)
+	case nested && head == "tuning" && sf.TuningAt.Attrs != nil:
+		return sf.TuningAt.Of(tail)
+	}
+	return sf.Of(head)
+}
+
+// raw places raw regions and checks they collide with nothing.
+func (r *resolver) raw(si *spec.Image, img *Image, placed layout.Result) {
+	ss := si.SectorSize
+	type span struct {
+		name       string
+		start, end int64 // bytes, end exclusive
+	}
+	var spans []span
+	// The first sector holds the MBR's partition table from byte 440 on
+	// (disk signature and entries); boot code before it may be replaced.
+	spans = append(spans, span{"the partition table", 440, ss})
+	if si.Table == "gpt" {
+		spans = append(spans, span{"the GPT header and entries", ss, placed.FirstUsable * ss})
+		spans = append(spans, span{"the backup GPT", (placed.LastUsable + 1) * ss, si.Size})
+	}
+	for _, p := range img.Partitions {
+		spans = append(spans, span{"partition " + p.Name, p.Offset, p.Offset + p.Size})
+	}
+	for _, sr := range si.Raw {
+		end := sr.Offset + sr.Size
+		if end > si.Size {
+			r.errorf(sr.Of("offset"), "Raw region does not fit", "Raw region %q ends at byte %d, past the end of the %d-byte image.", sr.Name, end, si.Size)
+		}
+		for _, sp := range spans {
+			if sr.Offset < sp.end && sp.start < end {
+				r.errorf(sr.Of("offset"), "Raw region overlaps", "Raw region %q (bytes %d-%d) overlaps %s (bytes %d-%d).", sr.Name, sr.Offset, end, sp.name, sp.start, sp.end)
+			}
+		}
+		spans = append(spans, span{"raw region " + sr.Name, sr.Offset, end})
+		img.Raw = append(img.Raw, Raw{Name: sr.Name, Offset: sr.Offset, Size: sr.Size, File: sr.File})
+	}
+}
+
+func (r *resolver) test(st *spec.Test) Test {
+	t := Test{Recipe: st.Recipe, Name: st.Name, On: st.On, Params: st.Params}
+	if rec, ok := recipes.Lookup(st.Recipe); ok {
+		t.Cases = rec.Expand(recipes.Params(st.Params))
+	}
+	return t
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}

@@ -1,0 +1,83 @@
+# Shared helpers of fsbench's scripts. Source it; it defines functions only.
+# shellcheck shell=bash
+
+# The Go release fsbench is built and tested with when the host has no Go
+# new enough. It comes from the Go module proxy as golang.org/toolchain.
+FSBENCH_GO_VERSION=${FSBENCH_GO_VERSION:-1.25.9}
+
+log() { printf '==> %s\n' "$*" >&2; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# as_root runs a command as root, through sudo when needed.
+as_root() {
+	if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+# apt_install installs Debian packages that are missing, quietly and without
+# questions, running 'apt-get update' once per script run.
+apt_install() {
+	local missing=()
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	log "installing Debian packages: ${missing[*]}"
+	if [ -z "${FSBENCH_APT_UPDATED:-}" ]; then
+		as_root apt-get update -qq
+		FSBENCH_APT_UPDATED=1
+	fi
+	as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+# go_ok tells whether the go command given is at least 1.25.
+go_ok() {
+	local v
+	v=$("$1" env GOVERSION 2>/dev/null) || return 1
+	v=${v#go}
+	local major=${v%%.*} rest=${v#*.}
+	local minor=${rest%%.*}
+	[ "$major" -gt 1 ] || { [ "$major" -eq 1 ] && [ "${minor%%[!0-9]*}" -ge 25 ]; }
+}
+
+# ensure_go puts a Go >= 1.25 first on PATH. It uses the host's Go when new
+# enough; otherwise it installs Debian's Go and lets it fetch the toolchain
+# module from the Go module proxy (the same source GOTOOLCHAIN uses).
+ensure_go() {
+	local candidate
+	for candidate in "$(command -v go 2>/dev/null)" /usr/local/go/bin/go /usr/lib/go/bin/go; do
+		if [ -n "$candidate" ] && [ -x "$candidate" ] && go_ok "$candidate"; then
+			export PATH="$(dirname "$candidate"):$PATH"
+			return 0
+		fi
+	done
+	apt_install golang-go ca-certificates
+	local arch
+	case "$(uname -m)" in
+		x86_64) arch=amd64 ;;
+		aarch64) arch=arm64 ;;
+		*) die "no Go toolchain for $(uname -m); install Go >= 1.25" ;;
+	esac
+	local mod="golang.org/toolchain@v0.0.1-go${FSBENCH_GO_VERSION}.linux-${arch}"
+	local dest="${XDG_CACHE_HOME:-$HOME/.cache}/fsbench/go${FSBENCH_GO_VERSION}"
+	if [ ! -x "$dest/bin/go" ]; then
+		log "fetching Go ${FSBENCH_GO_VERSION} as module $mod"
+		local dir
+		dir=$(cd /tmp && GOFLAGS=-mod=mod GO111MODULE=on /usr/bin/go mod download -json "$mod" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
+		[ -n "$dir" ] && [ -d "$dir/bin" ] || die "could not fetch $mod"
+		# Module zips drop the executable bits; the go command restores them
+		# when it switches toolchains itself, and so does this copy.
+		rm -rf "$dest.tmp" && mkdir -p "$(dirname "$dest")"
+		cp -r "$dir" "$dest.tmp"
+		chmod -R u+w "$dest.tmp"
+		chmod +x "$dest.tmp"/bin/* "$dest.tmp"/pkg/tool/*/*
+		mv "$dest.tmp" "$dest"
+	fi
+	export PATH="$dest/bin:$PATH" GOTOOLCHAIN=local
+	go_ok go || die "fetched Go does not run"
+}
+
+# The host tools fsbench's tests and builds call, from Debian 12.
+FSBENCH_TOOL_PACKAGES=(
+	e2fsprogs btrfs-progs f2fs-tools xfsprogs nilfs-tools dosfstools mtools
+	squashfs-tools erofs-utils fdisk gdisk bmap-tools diffutils
+)

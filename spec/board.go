@@ -1,0 +1,66 @@
+package spec
+
+import (
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+)
+
+// Architectures fsbench builds runners for.
+var Architectures = []string{"x86_64", "arm", "arm64", "riscv64"}
+
+var boardSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "arch"}, {Name: "console"}, {Name: "storage"}, {Name: "init"},
+		{Name: "root_by"}, {Name: "bootloader"}, {Name: "kernel_args"},
+	},
+}
+
+// defaultConsole is the first serial port's name on each architecture's
+// usual board or QEMU machine.
+var defaultConsole = map[string]string{
+	"x86_64":  "ttyS0,115200n8",
+	"arm":     "ttyAMA0,115200n8",
+	"arm64":   "ttyAMA0,115200n8",
+	"riscv64": "ttyS0,115200n8",
+}
+
+// DefaultBoard is the target when a spec names none: a QEMU x86_64
+// machine with a virtio disk, the virtual target fsbench runs on.
+func DefaultBoard() *Board {
+	return &Board{
+		Name: "qemu-x86_64", Arch: "x86_64", Console: defaultConsole["x86_64"],
+		Storage: "vda", Init: "busybox", RootBy: "partuuid", Bootloader: "none",
+		Ranges: Ranges{Attrs: map[string]hcl.Range{}},
+	}
+}
+
+func (d *decoder) board(b *hcl.Block) *Board {
+	c := d.content(b.Body, boardSchema)
+	bd := &Board{Name: b.Labels[0], Ranges: newRanges(b.DefRange, c.Attributes)}
+	bd.Arch = d.enum(c.Attributes, "arch", "x86_64", "Unsupported architecture", Architectures...)
+	bd.Console = d.str(c.Attributes, "console", "Invalid console")
+	if bd.Console == "" {
+		bd.Console = defaultConsole[bd.Arch]
+	}
+	if strings.HasPrefix(bd.Console, "/dev/") {
+		d.errorf(bd.Of("console"), "Invalid console", "console takes the kernel's name for the port, as in console=ttyS0,115200n8, without /dev/.")
+	}
+	bd.Storage = d.str(c.Attributes, "storage", "Invalid storage device")
+	if bd.Storage == "" {
+		bd.Storage = "vda"
+	}
+	if strings.Contains(bd.Storage, "/") {
+		d.errorf(bd.Of("storage"), "Invalid storage device", "storage takes the kernel's name for the whole flash device (mmcblk0, vda, nvme0n1, sda), without /dev/.")
+	}
+	bd.Init = d.enum(c.Attributes, "init", "busybox", "Unsupported init system", "busybox", "sysvinit", "systemd")
+	bd.RootBy = d.enum(c.Attributes, "root_by", "partuuid", "Invalid root_by", "partuuid", "partlabel", "device")
+	bd.Bootloader = d.enum(c.Attributes, "bootloader", "none", "Unsupported bootloader", "none", "extlinux", "uboot", "rpi")
+	bd.KernelArgs = d.strings(c.Attributes, "kernel_args", "Invalid kernel arguments")
+	for i, a := range bd.KernelArgs {
+		if strings.ContainsAny(a, " \t\n") {
+			d.errorf(bd.Of("kernel_args"), "Invalid kernel arguments", "kernel_args element %d (%q) holds whitespace; give each argument as its own element.", i, a)
+		}
+	}
+	return bd
+}

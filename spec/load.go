@@ -1,0 +1,302 @@
+package spec
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/ext/dynblock"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/fsbench/fsbench/diag"
+)
+
+// Options carries everything outside the spec file that may change its
+// meaning. The package reads nothing else.
+type Options struct {
+	// Vars are -var flags as "name=value", in command-line order.
+	Vars []string
+	// VarFiles are -var-file paths, in command-line order.
+	VarFiles []string
+	// Environ is the process environment as "KEY=VALUE"; only FSB_VAR_*
+	// entries are read. Callers pass os.Environ() explicitly.
+	Environ []string
+	// Roots are directories besides the spec's own that contents may be
+	// read from (a build system's output directory, say).
+	Roots []string
+}
+
+// Spec is a loaded spec: its sources and its evaluated variants.
+type Spec struct {
+	Filename  string
+	Dir       string
+	VarFiles  []string     // the -var-file paths read
+	Sources   diag.Sources // every source text, for diagnostics
+	Variables map[string]cty.Value
+	Variants  []*Variant
+}
+
+var topSchema = &hcl.BodySchema{
+	Blocks: []hcl.BlockHeaderSchema{
+		{Type: "variable", LabelNames: []string{"name"}},
+		{Type: "locals"},
+		{Type: "matrix", LabelNames: []string{"name"}},
+		{Type: "board", LabelNames: []string{"name"}},
+		{Type: "image", LabelNames: []string{"name"}},
+		{Type: "test", LabelNames: []string{"recipe", "name"}},
+	},
+}
+
+// Load reads, evaluates and checks the spec at filename.
+func Load(filename string, opts Options) (*Spec, hcl.Diagnostics) {
+	src, err := os.ReadFile(filename)
+	if err != nil {
+		return nil, hcl.Diagnostics{diag.Errorf(wholeFile(filename), "Cannot read spec", err.Error())}
+	}
+	return LoadSource(filename, src, opts)
+}
+
+// LoadSource is Load for a spec already in memory; relative paths in it
+// count from filename's directory.
+func LoadSource(filename string, src []byte, opts Options) (*Spec, hcl.Diagnostics) {
+	s := &Spec{Filename: filename, Dir: filepath.Dir(filename), Sources: diag.Sources{filename: src}}
+	file, diags := hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
+	if diags.HasErrors() {
+		return s, finish(diags)
+	}
+	useSizeOperators(file.Body)
+	content, cdiags := file.Body.Content(topSchema)
+	diags = append(diags, cdiags...)
+	paths, err := newResolver(s.Dir, opts.Roots)
+	if err != nil {
+		return s, append(diags, diag.Errorf(wholeFile(filename), "Invalid root", err.Error()))
+	}
+
+	decls, locals, ddiags := declarations(content)
+	diags = append(diags, ddiags...)
+	refDiags := checkReferences(file.Body, decls, locals)
+	varCtx, vdiags := s.variables(decls, opts)
+	diags = append(diags, vdiags...)
+	axes, adiags := decodeAxes(content.Blocks.OfType("matrix"), varCtx)
+	diags = append(diags, adiags...)
+	if !diags.HasErrors() {
+		diags = append(diags, s.evalVariants(content, combinations(axes), varCtx, locals, paths)...)
+	}
+	return s, finish(dropShadowed(append(diags, refDiags...), refDiags))
+}
+
+// declarations reads the variable blocks and the locals' attributes.
+func declarations(content *hcl.BodyContent) (map[string]*variable, []*hcl.Attribute, hcl.Diagnostics) {
+	decls, diags := declareVariables(content.Blocks.OfType("variable"))
+	var locals []*hcl.Attribute
+	for _, b := range content.Blocks.OfType("locals") {
+		attrs, ldiags := b.Body.JustAttributes()
+		diags = append(diags, ldiags...)
+		for _, a := range attrs {
+			locals = append(locals, a)
+		}
+	}
+	sort.Slice(locals, func(i, j int) bool { return locals[i].NameRange.Start.Byte < locals[j].NameRange.Start.Byte })
+	return decls, locals, append(diags, checkDuplicateLocals(locals)...)
+}
+
+// variables assigns the variables and returns the context every later
+// expression is evaluated in.
+func (s *Spec) variables(decls map[string]*variable, opts Options) (*hcl.EvalContext, hcl.Diagnostics) {
+	base := &hcl.EvalContext{Functions: functions()}
+	given, diags := s.givenVariables(opts)
+	vals, adiags := assignVariables(decls, given, base)
+	s.Variables = vals
+	ctx := base.NewChild()
+	ctx.Variables = map[string]cty.Value{"var": cty.ObjectVal(vals)}
+	return ctx, append(diags, adiags...)
+}
+
+func decodeAxes(blocks hcl.Blocks, ctx *hcl.EvalContext) ([]*axis, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
+	var axes []*axis
+	seen := map[string]bool{}
+	for _, b := range blocks {
+		ax, adiags := decodeAxis(b, ctx)
+		diags = append(diags, adiags...)
+		if seen[ax.Name] {
+			diags = append(diags, diag.Errorf(b.LabelRanges[0], "Duplicate matrix", fmt.Sprintf("Matrix %q is already declared.", ax.Name)))
+			continue
+		}
+		seen[ax.Name] = true
+		if len(ax.Choices) > 0 {
+			axes = append(axes, ax)
+		}
+	}
+	return axes, diags
+}
+
+// evalVariants evaluates every variant and reports each problem once.
+func (s *Spec) evalVariants(content *hcl.BodyContent, combos [][]MatrixChoice, varCtx *hcl.EvalContext, locals []*hcl.Attribute, paths *resolver) hcl.Diagnostics {
+	per := make([]hcl.Diagnostics, len(combos))
+	names := make([]string, len(combos))
+	for i, combo := range combos {
+		v, vdiags := evalVariant(content, combo, varCtx, locals, paths)
+		s.Variants = append(s.Variants, v)
+		per[i], names[i] = vdiags, v.Name
+	}
+	return diag.MergeVariants(names, per)
+}
+
+func finish(diags hcl.Diagnostics) hcl.Diagnostics {
+	diags = diag.Dedupe(diags)
+	diag.Sort(diags)
+	return diags
+}
+
+func declareVariables(blocks hcl.Blocks) (map[string]*variable, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
+	decls := map[string]*variable{}
+	for _, b := range blocks {
+		v, vdiags := decodeVariable(b)
+		diags = append(diags, vdiags...)
+		if prev, ok := decls[v.Name]; ok {
+			diags = append(diags, diag.Errorf(b.LabelRanges[0], "Duplicate variable",
+				fmt.Sprintf("Variable %q is already declared at %s.", v.Name, describeRange(prev.DeclRange))))
+			continue
+		}
+		decls[v.Name] = v
+	}
+	return decls, diags
+}
+
+func checkDuplicateLocals(locals []*hcl.Attribute) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	seen := map[string]*hcl.Attribute{}
+	for _, a := range locals {
+		if prev, ok := seen[a.Name]; ok {
+			diags = append(diags, diag.Errorf(a.NameRange, "Duplicate local",
+				fmt.Sprintf("local.%s is already defined at %s.", a.Name, describeRange(prev.NameRange))))
+			continue
+		}
+		seen[a.Name] = a
+	}
+	return diags
+}
+
+// givenVariables gathers values from the environment, var-files and -var
+// flags; a later source overrides an earlier one.
+func (s *Spec) givenVariables(opts Options) (map[string]rawVar, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
+	given := map[string]rawVar{}
+	for _, kv := range opts.Environ {
+		k, v, _ := strings.Cut(kv, "=")
+		if name, ok := strings.CutPrefix(k, "FSB_VAR_"); ok && name != "" {
+			given[name] = textVar(k, v, "environment variable "+k, s.Sources)
+		}
+	}
+	for _, path := range opts.VarFiles {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			diags = append(diags, diag.Errorf(wholeFile(path), "Cannot read variable file", err.Error()))
+			continue
+		}
+		s.Sources[path] = src
+		s.VarFiles = append(s.VarFiles, path)
+		f, fdiags := hclsyntax.ParseConfig(src, path, hcl.InitialPos)
+		diags = append(diags, fdiags...)
+		if fdiags.HasErrors() {
+			continue
+		}
+		attrs, adiags := f.Body.JustAttributes()
+		diags = append(diags, adiags...)
+		for name, a := range attrs {
+			given[name] = rawVar{Expr: a.Expr, Name: a.NameRange, Source: path}
+		}
+	}
+	for _, arg := range opts.Vars {
+		name, value, err := ParseVarFlag(arg)
+		if err != nil {
+			r := textVar("-var", arg, "-var", s.Sources)
+			diags = append(diags, diag.Errorf(r.Name, "Invalid -var option", err.Error()))
+			continue
+		}
+		given[name] = textVar("-var "+name, value, "-var "+name, s.Sources)
+	}
+	return given, diags
+}
+
+// evalVariant decodes every block for one combination of matrix values.
+func evalVariant(content *hcl.BodyContent, combo []MatrixChoice, varCtx *hcl.EvalContext, locals []*hcl.Attribute, paths *resolver) (*Variant, hcl.Diagnostics) {
+	v := &Variant{Name: variantName(combo), Matrix: combo}
+	ctx := varCtx.NewChild()
+	ctx.Variables = map[string]cty.Value{
+		"matrix":  matrixObject(combo),
+		"variant": cty.ObjectVal(map[string]cty.Value{"name": cty.StringVal(v.Name)}),
+	}
+	localVals, diags := evalLocals(locals, ctx)
+	ctx.Variables["local"] = cty.ObjectVal(localVals)
+
+	d := &decoder{ctx: ctx}
+	for _, b := range content.Blocks.OfType("board") {
+		if v.Board != nil {
+			d.errorf(b.DefRange, "Duplicate board", "A spec describes one board; %q is already declared.", v.Board.Name)
+			continue
+		}
+		v.Board = d.board(expand(b, ctx))
+	}
+	if v.Board == nil {
+		v.Board = DefaultBoard()
+	}
+	images := map[string]*Image{}
+	for _, b := range content.Blocks.OfType("image") {
+		img := d.image(expand(b, ctx), paths)
+		if prev, ok := images[img.Name]; ok {
+			d.errorf(b.LabelRanges[0], "Duplicate image", "Image %q is already declared at %s.", img.Name, describeRange(prev.Decl))
+			continue
+		}
+		images[img.Name] = img
+		v.Images = append(v.Images, img)
+	}
+	d.checkUniquePartitions(v.Images)
+	for _, b := range content.Blocks.OfType("test") {
+		v.Tests = append(v.Tests, d.test(expand(b, ctx)))
+	}
+	d.checkTestTargets(v.Tests, v.Images)
+	return v, append(diags, d.diags...)
+}
+
+// expand applies `dynamic` blocks inside b, keeping its header.
+func expand(b *hcl.Block, ctx *hcl.EvalContext) *hcl.Block {
+	nb := *b
+	nb.Body = dynblock.Expand(b.Body, ctx)
+	return &nb
+}
+
+// checkUniquePartitions makes partition names unique across images, so
+// that partition.NAME in a test is never ambiguous.
+func (d *decoder) checkUniquePartitions(images []*Image) {
+	owner := map[string]string{}
+	var root *Partition
+	for _, img := range images {
+		for _, p := range img.Partitions {
+			if p.Root && root != nil && owner[root.Name] != img.Name {
+				d.errorf(p.Of("root"), "More than one root partition",
+					"Partition %q of image %q is already the root; a board boots one root filesystem.", root.Name, owner[root.Name])
+			}
+			if p.Root && root == nil {
+				root = p
+			}
+			if o, ok := owner[p.Name]; ok && o != img.Name {
+				d.errorf(p.Decl, "Duplicate partition name",
+					"Image %q already has a partition %q; partition names are unique across images so that tests can name them.", o, p.Name)
+			}
+			owner[p.Name] = img.Name
+		}
+	}
+}
+
+// wholeFile is the position of a problem with a file as a whole, such as
+// one that cannot be read.
+func wholeFile(name string) hcl.Range {
+	return hcl.Range{Filename: name, Start: hcl.InitialPos, End: hcl.InitialPos}
+}

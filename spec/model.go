@@ -1,0 +1,146 @@
+package spec
+
+import (
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// Ranges remembers where each attribute of a block was written, so that a
+// later phase can point at the attribute a problem stems from.
+type Ranges struct {
+	Decl  hcl.Range            // the block header
+	Attrs map[string]hcl.Range // attribute name -> expression range
+}
+
+// Of returns the range of attribute name, or the block header when the
+// attribute was not written (a problem with a default value).
+func (r Ranges) Of(name string) hcl.Range {
+	if rng, ok := r.Attrs[name]; ok {
+		return rng
+	}
+	return r.Decl
+}
+
+// Variant is the spec evaluated for one combination of matrix values.
+type Variant struct {
+	Name   string
+	Matrix []MatrixChoice // in declaration order
+	Board  *Board
+	Images []*Image
+	Tests  []*Test
+}
+
+// MatrixChoice is the value one matrix axis takes in a variant.
+type MatrixChoice struct {
+	Axis  string
+	Key   string
+	Value cty.Value
+}
+
+// Board describes the target.
+type Board struct {
+	Name       string
+	Arch       string
+	Console    string
+	Storage    string // how the target's kernel names the flash device: mmcblk1, vda, nvme0n1
+	Init       string
+	RootBy     string // partuuid | partlabel | device
+	Bootloader string // extlinux | uboot | rpi | none
+	KernelArgs []string
+	Ranges
+}
+
+// Image is one disk image: a partition table and what goes in it.
+type Image struct {
+	Name       string
+	Table      string // gpt | mbr
+	Size       int64
+	Align      int64
+	SectorSize int64
+	DiskID     string // "" = derived from names
+	Partitions []*Partition
+	Raw        []*RawRegion
+	Ranges
+}
+
+// RawRegion is a blob placed at a fixed offset outside the partition
+// table, such as a boot ROM's first-stage loader.
+type RawRegion struct {
+	Name   string
+	Offset int64
+	Size   int64 // 0 = the file's size
+	File   string
+	Ranges
+}
+
+// Partition is one entry of a partition table.
+type Partition struct {
+	Name       string
+	Size       int64 // 0 when Grow
+	Offset     int64 // -1 = placed after the previous partition
+	Grow       bool
+	Type       string // shortcut, GPT type GUID or MBR id as written; "" = from the filesystem
+	Bootable   bool
+	Label      string // GPT partition name; defaults to Name
+	UUID       string // "" = derived from names
+	Logical    bool   // MBR: inside the extended partition
+	Root       bool
+	ImageFile  string // a prebuilt image written as the partition's content
+	Filesystem *Filesystem
+	Contents   *Contents
+	Ranges
+}
+
+// Filesystem is how a partition is formatted and mounted.
+type Filesystem struct {
+	Type       string
+	Label      string
+	UUID       string // "" = derived from names
+	BlockSize  int64
+	Features   []string
+	Journal    *bool
+	Mount      []string
+	Mountpoint string
+	MkfsArgs   []string
+	Geometry   *Geometry
+	Tuning     map[string]any
+	TuningAt   Ranges // ranges of the tuning block's attributes
+	Ranges
+}
+
+// Geometry is the flash geometry mkfs tuning derives from.
+type Geometry struct {
+	EraseBlock int64
+	PageSize   int64
+	Ranges
+}
+
+// Contents is what goes into a filesystem. Paths are relative to the
+// spec's directory and have been checked not to escape it.
+type Contents struct {
+	Dir   string
+	Tar   string
+	Files []*File
+	Ranges
+}
+
+// File is one file placed into a filesystem.
+type File struct {
+	Path    string // absolute path inside the filesystem
+	Source  string // a file next to the spec, or
+	Content *string
+	Mode    uint32
+	UID     int
+	GID     int
+	Ranges
+}
+
+// Test is one test block: a recipe and its parameters.
+type Test struct {
+	Recipe string
+	Name   string
+	On     string // partition name, "" for recipes that run on the root
+	OnAt   hcl.Range
+	Params map[string]any
+	Ranges
+}

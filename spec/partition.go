@@ -1,0 +1,118 @@
+package spec
+
+import (
+	"os"
+
+	"github.com/hashicorp/hcl/v2"
+)
+
+var partitionSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "size"}, {Name: "offset"}, {Name: "grow"}, {Name: "type"},
+		{Name: "bootable"}, {Name: "label"}, {Name: "uuid"}, {Name: "logical"},
+		{Name: "root"}, {Name: "image"},
+	},
+	Blocks: []hcl.BlockHeaderSchema{{Type: "filesystem"}, {Type: "contents"}},
+}
+
+func (d *decoder) partition(b *hcl.Block, img *Image, paths *resolver) *Partition {
+	before := len(d.diags)
+	c := d.content(b.Body, partitionSchema)
+	// An unknown argument is most often a misspelt size; do not also
+	// report the size as missing.
+	wellFormed := !d.diags[before:].HasErrors()
+	p := &Partition{Name: b.Labels[0], Offset: -1, Ranges: newRanges(b.DefRange, c.Attributes)}
+	if !partNameRegex.MatchString(p.Name) {
+		d.errorf(b.LabelRanges[0], "Invalid partition name",
+			"A partition name starts with a letter or digit and holds only letters, digits, '_', '.' and '-': it names files and devices.")
+	}
+	var sizeOK bool
+	p.Size, sizeOK = d.sizeOK(c.Attributes, "size", 0, "Invalid partition size")
+	if _, ok := c.Attributes["offset"]; ok {
+		p.Offset = d.size(c.Attributes, "offset", 0, "Invalid partition offset")
+	}
+	p.Grow = d.boolean(c.Attributes, "grow", "Invalid grow")
+	p.Type = d.str(c.Attributes, "type", "Invalid partition type")
+	p.Bootable = d.boolean(c.Attributes, "bootable", "Invalid bootable flag")
+	p.Label = d.str(c.Attributes, "label", "Invalid partition label")
+	p.UUID = d.str(c.Attributes, "uuid", "Invalid partition UUID")
+	p.Logical = d.boolean(c.Attributes, "logical", "Invalid logical flag")
+	p.Root = d.boolean(c.Attributes, "root", "Invalid root flag")
+	p.ImageFile = d.str(c.Attributes, "image", "Invalid partition image")
+
+	_, hasSize := c.Attributes["size"]
+	switch {
+	case hasSize && p.Grow:
+		d.errorf(p.Of("grow"), "Conflicting partition size", "Partition %q sets both size and grow = true; keep one.", p.Name)
+	case !hasSize && !p.Grow && p.ImageFile == "" && wellFormed:
+		d.errorf(p.Decl, "Missing partition size", "Partition %q needs a size, or grow = true to fill the rest of the image.", p.Name)
+	case sizeOK && p.Size <= 0:
+		d.errorf(p.Of("size"), "Invalid partition size", "A partition needs a size above zero.")
+	}
+	if p.Label == "" {
+		p.Label = p.Name
+	}
+	if len([]rune(p.Label)) > 36 {
+		d.errorf(p.Of("label"), "Partition label too long", "A GPT partition name holds at most 36 characters; %q has %d.", p.Label, len([]rune(p.Label)))
+	}
+	if p.UUID != "" && img.Table == "gpt" && !guidPattern.MatchString(p.UUID) {
+		d.errorf(p.Of("uuid"), "Invalid partition UUID", "A GPT partition UUID is a GUID, not %q.", p.UUID)
+	}
+	if p.UUID != "" && img.Table == "mbr" {
+		d.errorf(p.Of("uuid"), "Partition UUID on an MBR table",
+			"MBR partitions have no UUID of their own: their PARTUUID is the disk id and the partition number. Set disk_id on the image instead.")
+	}
+	if img.Table == "gpt" && p.Logical {
+		d.errorf(p.Of("logical"), "Logical partition on a GPT table", "Only MBR tables have logical partitions; GPT holds up to 128 partitions without them.")
+	}
+	if img.Table == "gpt" && p.Bootable {
+		d.add(&hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Bootable flag on GPT",
+			Detail:  "On GPT, bootable sets the legacy BIOS bootable attribute (bit 2), which only some firmware reads.",
+			Subject: p.Of("bootable").Ptr()})
+	}
+	if p.ImageFile != "" {
+		d.inputFile(p.Of("image"), p.ImageFile, "file", paths, func(n int64) {
+			if !hasSize {
+				p.Size = n
+			} else if n > p.Size {
+				d.errorf(p.Of("image"), "Partition image larger than its partition",
+					"%s holds %d bytes but partition %q is %d bytes.", p.ImageFile, n, p.Name, p.Size)
+			}
+		})
+	}
+	for _, blk := range c.Blocks {
+		switch blk.Type {
+		case "filesystem":
+			if p.Filesystem != nil {
+				d.errorf(blk.DefRange, "Duplicate filesystem block", "Partition %q already has a filesystem.", p.Name)
+				continue
+			}
+			p.Filesystem = d.filesystem(blk)
+		case "contents":
+			if p.Contents != nil {
+				d.errorf(blk.DefRange, "Duplicate contents block", "Partition %q already has a contents block; list everything in one.", p.Name)
+				continue
+			}
+			p.Contents = d.contents(blk, paths)
+		}
+	}
+	if p.ImageFile != "" && (p.Filesystem != nil || p.Contents != nil) {
+		d.errorf(p.Of("image"), "Conflicting partition content",
+			"Partition %q takes a prebuilt image and a filesystem or contents block; the image already is the filesystem. Keep one.", p.Name)
+	}
+	if p.Contents != nil && p.Filesystem == nil {
+		d.errorf(p.Contents.Decl, "Contents without a filesystem", "Partition %q has contents but no filesystem block to put them in.", p.Name)
+	}
+	if p.Root && p.Filesystem == nil && p.ImageFile == "" {
+		d.errorf(p.Of("root"), "Root partition without a filesystem", "The root partition %q needs a filesystem block.", p.Name)
+	}
+	return p
+}
+
+func fileSize(p string) (int64, error) {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return 0, err
+	}
+	return fi.Size(), nil
+}

@@ -1,0 +1,116 @@
+package spec
+
+import (
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/fsbench/fsbench/diag"
+	"github.com/fsbench/fsbench/recipes"
+)
+
+// decodeTest reads a test block against its recipe's schema. The "on"
+// attribute is a reference (partition.NAME), read statically so that a
+// wrong name is reported at the reference; it is resolved by the caller
+// once every partition is known.
+func (d *decoder) test(b *hcl.Block) *Test {
+	t := &Test{Recipe: b.Labels[0], Name: b.Labels[1], Params: map[string]any{}}
+	r, ok := recipes.Lookup(t.Recipe)
+	if !ok {
+		d.errorf(b.LabelRanges[0], "Unknown test recipe", "fsbench has no recipe %q.%s Recipes: %s.",
+			t.Recipe, diag.DidYouMean(t.Recipe, recipes.Names()), joinNames(recipes.Names()))
+		t.Ranges = Ranges{Decl: b.DefRange, Attrs: map[string]hcl.Range{}}
+		return t
+	}
+	schema := &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "on"}}}
+	for _, f := range r.Fields {
+		schema.Attributes = append(schema.Attributes, hcl.AttributeSchema{Name: f.Name, Required: f.Required})
+	}
+	before := len(d.diags)
+	c := d.content(b.Body, schema)
+	t.Ranges = newRanges(b.DefRange, c.Attributes)
+	if a, ok := c.Attributes["on"]; ok {
+		t.OnAt = a.Expr.Range()
+		t.On = d.partitionRef(a)
+	}
+	for _, f := range r.Fields {
+		if x, ok := d.field(c.Attributes, f, "Invalid test parameter"); ok {
+			t.Params[f.Name] = x
+		}
+	}
+	if !d.diags[before:].HasErrors() {
+		for _, p := range r.Validate(recipes.Params(t.Params)) {
+			d.errorf(t.Of(p.Field), p.Summary, "%s", p.Detail)
+		}
+	}
+	return t
+}
+
+// partitionRef reads `on = partition.NAME`.
+func (d *decoder) partitionRef(a *hcl.Attribute) string {
+	tr, diags := hcl.AbsTraversalForExpr(a.Expr)
+	if diags.HasErrors() || len(tr) != 2 || tr.RootName() != "partition" {
+		d.errorf(a.Expr.Range(), "Invalid test target", "on takes a partition reference such as partition.rootfs.")
+		return ""
+	}
+	step, ok := tr[1].(hcl.TraverseAttr)
+	if !ok {
+		d.errorf(a.Expr.Range(), "Invalid test target", "on takes a partition reference such as partition.rootfs.")
+		return ""
+	}
+	return step.Name
+}
+
+// checkTestTargets resolves every test's partition reference against the
+// partitions of all images.
+func (d *decoder) checkTestTargets(tests []*Test, images []*Image) {
+	parts := map[string]*Partition{}
+	var names []string
+	for _, img := range images {
+		for _, p := range img.Partitions {
+			parts[p.Name] = p
+			names = append(names, p.Name)
+		}
+	}
+	seen := map[string]hcl.Range{}
+	for _, t := range tests {
+		key := t.Recipe + "." + t.Name
+		if prev, ok := seen[key]; ok {
+			d.errorf(t.Decl, "Duplicate test", "test %q %q is already declared at %s.", t.Recipe, t.Name, describeRange(prev))
+		}
+		seen[key] = t.Decl
+		r, ok := recipes.Lookup(t.Recipe)
+		if !ok {
+			continue
+		}
+		if t.On == "" {
+			if r.Target != recipes.OnRoot && t.OnAt == (hcl.Range{}) {
+				d.errorf(t.Decl, "Missing test target", "A %s test runs on a partition: add on = partition.NAME.", t.Recipe)
+			}
+			continue
+		}
+		p, ok := parts[t.On]
+		if !ok {
+			d.errorf(t.OnAt, "Unknown partition", "No image has a partition %q.%s", t.On, diag.DidYouMean(t.On, names))
+			continue
+		}
+		d.checkTarget(t, r, p)
+	}
+}
+
+// checkTarget checks that the partition a test names suits its recipe.
+func (d *decoder) checkTarget(t *Test, r *recipes.Recipe, p *Partition) {
+	switch {
+	case r.Target == recipes.OnRoot && !p.Root:
+		d.errorf(t.OnAt, "Invalid test target", "A %s test measures the root filesystem; %q is not the root partition.", t.Recipe, t.On)
+	case r.Target != recipes.OnRoot && r.Target != recipes.OnFilesystem && p.Root:
+		what := "mounts and unmounts its filesystem"
+		if r.Destructive {
+			what = "reformats or corrupts its partition"
+		}
+		d.errorf(t.OnAt, "Test needs a partition of its own",
+			"%s %s, which the running system cannot do to its root filesystem %q. Give it a partition of its own.", t.Recipe, what, t.On)
+	case p.Filesystem == nil && r.Target != recipes.OnDevice:
+		d.errorf(t.OnAt, "Test on a partition without a filesystem", "%s tests run on a filesystem; partition %q has no filesystem block.", t.Recipe, t.On)
+	case r.NeedsEmpty && p.Contents != nil:
+		d.errorf(t.OnAt, "Test needs an empty filesystem", "%s measures a freshly made filesystem; partition %q gets contents.", t.Recipe, t.On)
+	}
+}

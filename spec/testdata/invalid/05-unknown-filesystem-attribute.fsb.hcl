@@ -1,0 +1,14 @@
+image "emmc" {
+  size = "3648MiB"
+
+  partition "rootfs" {
+    size = "512MiB"
+    root = true
+
+    filesystem {
+      type    = "ext4"
+      journel = false # ERROR: Unsupported argument
+      mount   = ["noatime"]
+    }
+  }
+}

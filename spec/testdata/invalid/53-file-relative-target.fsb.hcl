@@ -1,0 +1,17 @@
+image "emmc" {
+  size = "3648MiB"
+
+  partition "rootfs" {
+    size = "512MiB"
+    root = true
+    filesystem { type = "ext4" }
+
+    contents {
+      dir = "rootfs"
+
+      file "etc/motd" { # ERROR: Invalid file path
+        source = "overlay/motd"
+      }
+    }
+  }
+}

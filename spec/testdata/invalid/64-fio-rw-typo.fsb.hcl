@@ -1,0 +1,19 @@
+image "disk" {
+  size = "1GiB"
+
+  partition "rootfs" {
+    size = "400MiB"
+    root = true
+    filesystem { type = "ext4" }
+  }
+  partition "bench" {
+    grow = true
+    filesystem { type = "ext4" }
+  }
+}
+
+test "fio" "bandwidth" {
+  on = partition.bench
+  rw = ["randread", "randwirte"] # ERROR: Invalid test parameter
+  bs = ["4KiB"]
+}
