@@ -104,7 +104,7 @@ func (f Field) Convert(v cty.Value) (any, error) {
 	switch {
 	case f.List || (f.Sweep && isList):
 		if !isList {
-			return nil, fmt.Errorf("a list of %s is required", f.elemDesc())
+			return nil, fmt.Errorf("a list of %s is required", f.elemsDesc())
 		}
 		if v.LengthInt() == 0 && f.Sweep {
 			return nil, fmt.Errorf("the list must not be empty")
@@ -131,6 +131,21 @@ func (f Field) Convert(v cty.Value) (any, error) {
 		}
 		return f.scalar(v)
 	}
+}
+
+// elemsDesc names the elements of a list in the plural.
+func (f Field) elemsDesc() string {
+	switch f.Kind {
+	case Enum:
+		return "values out of " + quoteList(f.Enum)
+	case Bool:
+		return "bools"
+	case Int:
+		return "whole numbers"
+	case Float:
+		return "numbers"
+	}
+	return f.Kind.String() + "s"
 }
 
 func (f Field) elemDesc() string {

@@ -358,7 +358,7 @@ func assertProblem(t *testing.T, s Spec, field, summary string) {
 	t.Helper()
 	_, probs := Resolve(s)
 	for _, p := range probs {
-		if p.Field == field && strings.Contains(p.Summary, summary) {
+		if p.Field == field && strings.Contains(strings.ToLower(p.Summary), strings.ToLower(summary)) {
 			return
 		}
 	}

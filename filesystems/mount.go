@@ -119,7 +119,7 @@ func (b *build) checkMount() {
 			continue
 		}
 		if j, dup := seen[u.text]; dup {
-			b.problem("mount", i, "duplicate mount option", "%q repeats mount option %d; give it once", u.text, j)
+			b.problem("mount", i, "duplicate mount option", "%q repeats mount option %d; give it once", u.text, j+1)
 			continue
 		}
 		seen[u.text] = i
@@ -130,10 +130,10 @@ func (b *build) checkMount() {
 		if prev, ok := groups[g]; ok {
 			if prev.state() != u.state() {
 				b.problem("mount", i, "conflicting mount options",
-					"%q contradicts %q (mount option %d); keep one of them", u.text, prev.text, prev.index)
+					"%q contradicts %q (mount option %d); keep one of them", u.text, prev.text, prev.index+1)
 			} else {
 				b.problem("mount", i, "duplicate mount option",
-					"%q says again what %q (mount option %d) says; give it once", u.text, prev.text, prev.index)
+					"%q says again what %q (mount option %d) says; give it once", u.text, prev.text, prev.index+1)
 			}
 			continue
 		}
@@ -161,7 +161,7 @@ func (b *build) parseMountOption(i int, raw string) (mountUse, bool) {
 	key, value, hasValue := strings.Cut(text, "=")
 	switch {
 	case text == "":
-		b.problem("mount", i, "empty mount option", "mount option %d is empty; remove it", i)
+		b.problem("mount", i, "empty mount option", "mount option %d is empty; remove it", i+1)
 		return mountUse{}, false
 	case strings.Contains(text, ","):
 		b.problem("mount", i, "several options in one element",
@@ -196,7 +196,7 @@ func (b *build) mountConflicts(uses []mountUse) {
 		for _, v := range uses[:i] {
 			if contains(u.opt.Conflicts, v.opt.Name) || contains(v.opt.Conflicts, u.opt.Name) {
 				b.problem("mount", u.index, "conflicting mount options",
-					"%q contradicts %q (mount option %d); keep one of them", u.text, v.text, v.index)
+					"%q contradicts %q (mount option %d); keep one of them", u.text, v.text, v.index+1)
 			}
 		}
 	}

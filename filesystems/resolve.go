@@ -14,7 +14,7 @@ import (
 func Resolve(s Spec) (Resolved, []Problem) {
 	t, ok := Lookup(s.Type)
 	if !ok {
-		p := Problem{Field: "type", Index: -1, Summary: "unknown filesystem type",
+		p := Problem{Field: "type", Index: -1, Summary: "Unknown filesystem type",
 			Detail: fmt.Sprintf("fsbench knows no filesystem %q; it knows %s.%s",
 				s.Type, strings.Join(Names(), ", "), didYouMean(s.Type, Names()))}
 		return Resolved{}, []Problem{p}
@@ -61,9 +61,24 @@ type feature struct {
 	index   int
 }
 
+// problem records a Problem, written as every fsbench diagnostic is: the
+// summary capitalised, the detail a sentence ending in a full stop.
 func (b *build) problem(field string, index int, summary, format string, a ...any) {
-	b.probs = append(b.probs, Problem{Field: field, Index: index, Summary: summary,
-		Detail: fmt.Sprintf(format, a...)})
+	detail := fmt.Sprintf(format, a...)
+	if !strings.HasSuffix(detail, ".") && !strings.HasSuffix(detail, "?") {
+		detail += "."
+	}
+	b.probs = append(b.probs, Problem{Field: field, Index: index, Summary: capitalise(summary), Detail: detail})
+}
+
+// capitalise starts a summary with a capital, unless it starts with a
+// filesystem's name, which is lower case ("ext4 stride too large").
+func capitalise(s string) string {
+	first, _, _ := strings.Cut(s, " ")
+	if s == "" || contains(Names(), first) {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 func (b *build) derive(name string, value any, from string) {
@@ -146,7 +161,7 @@ func (b *build) checkFeatures() {
 				"%s has no feature list; remove %q", t.Tool, raw)
 			continue
 		case name == "":
-			b.problem("features", i, "empty feature", "feature %d is empty", i)
+			b.problem("features", i, "empty feature", "feature %d is empty", i+1)
 			continue
 		case !contains(t.Features, name):
 			b.problem("features", i, "unknown "+t.Name+" feature",
@@ -156,7 +171,7 @@ func (b *build) checkFeatures() {
 		}
 		if j, dup := seen[name]; dup {
 			b.problem("features", i, "feature given twice",
-				"%q repeats or contradicts feature %d (%q); give each feature once", raw, j, b.s.Features[j])
+				"%q repeats or contradicts feature %d (%q); give each feature once", raw, j+1, b.s.Features[j])
 			continue
 		}
 		seen[name] = i

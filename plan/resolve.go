@@ -175,7 +175,7 @@ func (r *resolver) filesystem(sv *spec.Variant, si *spec.Image, sp *spec.Partiti
 	}
 	res, problems := filesystems.Resolve(in)
 	for _, pr := range problems {
-		r.errorf(fsProblemRange(sp, pr.Field), pr.Summary, "%s", pr.Detail)
+		r.errorf(fsProblemRange(sp, pr.Field, pr.Index), pr.Summary, "%s", pr.Detail)
 	}
 	typ, _ := filesystems.Lookup(sf.Type)
 	fs := &Filesystem{
@@ -203,7 +203,7 @@ func (r *resolver) filesystem(sv *spec.Variant, si *spec.Image, sp *spec.Partiti
 
 // fsProblemRange maps a filesystems.Problem field path to where the spec
 // wrote it.
-func fsProblemRange(sp *spec.Partition, field string) hcl.Range {
+func fsProblemRange(sp *spec.Partition, field string, index int) hcl.Range {
 	sf := sp.Filesystem
 	head, tail, nested := strings.Cut(field, ".")
 	switch {
@@ -216,7 +216,7 @@ func fsProblemRange(sp *spec.Partition, field string) hcl.Range {
 	case nested && head == "tuning" && sf.TuningAt.Attrs != nil:
 		return sf.TuningAt.Of(tail)
 	}
-	return sf.Of(head)
+	return sf.OfElem(head, index)
 }
 
 // raw places raw regions and checks they collide with nothing.

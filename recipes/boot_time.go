@@ -10,11 +10,12 @@ import (
 
 func newBootTime() *Recipe {
 	return &Recipe{
-		Name:    "boot_time",
-		Summary: "Time from the kernel mounting the root filesystem to the console prompt, over repeated reboots.",
-		Seed:    "000_16da2541bdd638e4.txt (ELC 2015) p.65-68 \"Boot time\"",
-		Target:  OnRoot,
-		Reboots: true,
+		Name:     "boot_time",
+		Summary:  "Time from the kernel mounting the root filesystem to the console prompt, over repeated reboots.",
+		Seed:     "000_16da2541bdd638e4.txt (ELC 2015) p.65-68 \"Boot time\"",
+		Target:   OnRoot,
+		ReadOnly: true,
+		Reboots:  true,
 		Fields: []fields.Field{
 			iterationsField(
 				// Seed 000 p.67 reports the variation between boots but not

@@ -17,6 +17,7 @@ func newMkfsStats() *Recipe {
 		Seed:       "000_16da2541bdd638e4.txt (ELC 2015) p.79 \"Mkfs stats\" and p.80 (kernel threads per filesystem)",
 		Target:     OnPartition,
 		NeedsEmpty: true,
+		ReadOnly:   true,
 		Fields: []fields.Field{
 			iterationsField(
 				// Seed 000 p.79-80 give single readings.

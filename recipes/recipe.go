@@ -84,6 +84,9 @@ type Recipe struct {
 	// NeedsEmpty means the partition named by `on` must be built without a
 	// contents block (mkfs_stats measures what an empty filesystem uses).
 	NeedsEmpty bool
+	// ReadOnly means the test only reads its filesystem, so it may run on
+	// squashfs or erofs; every other recipe writes.
+	ReadOnly bool
 	// Fields are the attributes of the test block, in the order `plan`
 	// prints them. Sweep fields expand into cases, in this order.
 	Fields []fields.Field

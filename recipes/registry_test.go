@@ -85,24 +85,25 @@ func TestRecipeFlags(t *testing.T) {
 		target              Target
 		reboots, destroys   bool
 		needsEmptyPartition bool
+		readOnly            bool
 	}{
-		"fio":           {OnFilesystem, false, false, false},
-		"boot_time":     {OnRoot, true, false, false},
-		"mount_time":    {OnPartition, false, false, false},
-		"fsck_time":     {OnPartition, false, false, false},
-		"mkfs_stats":    {OnPartition, false, false, true},
-		"dd_sweep":      {OnFilesystem, false, false, false},
-		"fsync_latency": {OnFilesystem, false, false, false},
-		"sqlite_tps":    {OnFilesystem, false, false, false},
-		"small_files":   {OnFilesystem, false, false, false},
-		"power_loss":    {OnDevice, true, true, false},
-		"dm_flakey":     {OnDevice, false, true, false},
+		"fio":           {OnFilesystem, false, false, false, false},
+		"boot_time":     {OnRoot, true, false, false, true},
+		"mount_time":    {OnPartition, false, false, false, false},
+		"fsck_time":     {OnPartition, false, false, false, false},
+		"mkfs_stats":    {OnPartition, false, false, true, true},
+		"dd_sweep":      {OnFilesystem, false, false, false, false},
+		"fsync_latency": {OnFilesystem, false, false, false, false},
+		"sqlite_tps":    {OnFilesystem, false, false, false, false},
+		"small_files":   {OnFilesystem, false, false, false, false},
+		"power_loss":    {OnDevice, true, true, false, false},
+		"dm_flakey":     {OnDevice, false, true, false, false},
 	}
 	for name, w := range want {
 		r := mustLookup(t, name)
-		if r.Target != w.target || r.Reboots != w.reboots || r.Destructive != w.destroys || r.NeedsEmpty != w.needsEmptyPartition {
-			t.Errorf("%s: Target %v Reboots %v Destructive %v NeedsEmpty %v; want %v %v %v %v", name,
-				r.Target, r.Reboots, r.Destructive, r.NeedsEmpty, w.target, w.reboots, w.destroys, w.needsEmptyPartition)
+		if r.Target != w.target || r.Reboots != w.reboots || r.Destructive != w.destroys || r.NeedsEmpty != w.needsEmptyPartition || r.ReadOnly != w.readOnly {
+			t.Errorf("%s: Target %v Reboots %v Destructive %v NeedsEmpty %v ReadOnly %v; want %v %v %v %v %v", name,
+				r.Target, r.Reboots, r.Destructive, r.NeedsEmpty, r.ReadOnly, w.target, w.reboots, w.destroys, w.needsEmptyPartition, w.readOnly)
 		}
 	}
 	if len(want) != len(Names()) {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/fsbench/fsbench/diag"
@@ -33,9 +34,14 @@ func (d *decoder) content(body hcl.Body, schema *hcl.BodySchema) *hcl.BodyConten
 }
 
 func newRanges(decl hcl.Range, attrs hcl.Attributes) Ranges {
-	r := Ranges{Decl: decl, Attrs: map[string]hcl.Range{}}
+	r := Ranges{Decl: decl, Attrs: map[string]hcl.Range{}, Elems: map[string][]hcl.Range{}}
 	for name, a := range attrs {
 		r.Attrs[name] = a.Expr.Range()
+		if tuple, ok := a.Expr.(*hclsyntax.TupleConsExpr); ok {
+			for _, e := range tuple.Exprs {
+				r.Elems[name] = append(r.Elems[name], e.Range())
+			}
+		}
 	}
 	return r
 }

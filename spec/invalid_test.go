@@ -21,7 +21,7 @@ import (
 var update = flag.Bool("update", false, "rewrite golden files")
 
 // expectation is one "# ERROR: summary" (or "# WARNING: summary") marker:
-// the diagnostic must start on the marker's line and its summary must
+
 // contain the text.
 type expectation struct {
 	line     int
@@ -108,7 +108,7 @@ func matchExpectations(t *testing.T, want, got []expectation, diags hcl.Diagnost
 	for _, w := range want {
 		found := false
 		for i, g := range got {
-			if !used[i] && g.line == w.line && g.severity == w.severity && strings.Contains(g.summary, w.summary) {
+			if !used[i] && g.line == w.line && g.severity == w.severity && strings.Contains(strings.ToLower(g.summary), strings.ToLower(w.summary)) {
 				used[i], found = true, true
 				break
 			}

@@ -8,8 +8,9 @@ import (
 // Ranges remembers where each attribute of a block was written, so that a
 // later phase can point at the attribute a problem stems from.
 type Ranges struct {
-	Decl  hcl.Range            // the block header
-	Attrs map[string]hcl.Range // attribute name -> expression range
+	Decl  hcl.Range              // the block header
+	Attrs map[string]hcl.Range   // attribute name -> expression range
+	Elems map[string][]hcl.Range // list attribute written as [...] -> element ranges
 }
 
 // Of returns the range of attribute name, or the block header when the
@@ -19,6 +20,15 @@ func (r Ranges) Of(name string) hcl.Range {
 		return rng
 	}
 	return r.Decl
+}
+
+// OfElem returns the range of element i of a list attribute written
+// literally, or the whole attribute's range.
+func (r Ranges) OfElem(name string, i int) hcl.Range {
+	if elems := r.Elems[name]; i >= 0 && i < len(elems) {
+		return elems[i]
+	}
+	return r.Of(name)
 }
 
 // Variant is the spec evaluated for one combination of matrix values.

@@ -4,6 +4,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/fsbench/fsbench/diag"
+	"github.com/fsbench/fsbench/filesystems"
 	"github.com/fsbench/fsbench/recipes"
 )
 
@@ -112,5 +113,13 @@ func (d *decoder) checkTarget(t *Test, r *recipes.Recipe, p *Partition) {
 		d.errorf(t.OnAt, "Test on a partition without a filesystem", "%s tests run on a filesystem; partition %q has no filesystem block.", t.Recipe, t.On)
 	case r.NeedsEmpty && p.Contents != nil:
 		d.errorf(t.OnAt, "Test needs an empty filesystem", "%s measures a freshly made filesystem; partition %q gets contents.", t.Recipe, t.On)
+	case !r.ReadOnly && p.Filesystem != nil && readOnlyType(p.Filesystem.Type):
+		d.errorf(t.OnAt, "Test writes to a read-only filesystem",
+			"%s writes to its filesystem, and partition %q holds %s, which is read-only. Give the test a writable partition.", t.Recipe, t.On, p.Filesystem.Type)
 	}
+}
+
+func readOnlyType(name string) bool {
+	t, ok := filesystems.Lookup(name)
+	return ok && t.ReadOnly
 }

@@ -17,6 +17,13 @@ import (
 // sorted order. It returns "" when
 // nothing is close enough to help.
 func Closest(name string, candidates []string) string {
+	if alias, ok := aliases[normalize(name)]; ok {
+		for _, c := range candidates {
+			if c == alias {
+				return c
+			}
+		}
+	}
 	sorted := append([]string(nil), candidates...)
 	sort.Strings(sorted)
 	n := normalize(name)
@@ -47,6 +54,23 @@ func Closest(name string, candidates []string) string {
 		}
 	}
 	return best
+}
+
+// aliases are other names for the same thing that no edit distance finds:
+// the architecture names of other toolchains and distributions.
+var aliases = map[string]string{
+	"aarch64": "arm64",
+	"amd64":   "x86_64",
+	"x8664":   "x86_64",
+	"x64":     "x86_64",
+	"armhf":   "arm",
+	"armv7":   "arm",
+	"armv7l":  "arm",
+	"armel":   "arm",
+	"riscv":   "riscv64",
+	"fat":     "vfat",
+	"fat32":   "vfat",
+	"msdos":   "vfat",
 }
 
 func normalize(s string) string {

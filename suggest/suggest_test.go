@@ -23,10 +23,23 @@ func TestClosest(t *testing.T) {
 		"fsync":   "fsync_latency",
 		"nilfs-2": "nilfs2",
 		"zfs":     "",
+		"msdos":   "", // vfat is not among the options
 		"":        "",
 	} {
 		if got := Closest(in, opts); got != want {
 			t.Errorf("Closest(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+func TestAliases(t *testing.T) {
+	arches := []string{"x86_64", "arm", "arm64", "riscv64"}
+	for in, want := range map[string]string{"aarch64": "arm64", "amd64": "x86_64", "armhf": "arm", "x86-64": "x86_64"} {
+		if got := Closest(in, arches); got != want {
+			t.Errorf("Closest(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := Closest("fat32", []string{"ext4", "vfat"}); got != "vfat" {
+		t.Errorf("Closest(fat32) = %q, want vfat", got)
 	}
 }

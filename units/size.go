@@ -71,8 +71,9 @@ func ParseSize(s string) (int64, error) {
 	return r.Num().Int64(), nil
 }
 
-// FormatSize writes n with the largest binary unit that divides it exactly,
-// so that FormatSize(ParseSize(x)) reads back to the same number.
+// FormatSize writes n with the largest binary unit that divides it
+// exactly, else the largest decimal one ("500MB" as a vendor writes it),
+// so that ParseSize(FormatSize(n)) reads back the same number.
 func FormatSize(n int64) string {
 	if n == 0 {
 		return "0B"
@@ -80,7 +81,8 @@ func FormatSize(n int64) string {
 	for _, u := range []struct {
 		name string
 		v    int64
-	}{{"TiB", TiB}, {"GiB", GiB}, {"MiB", MiB}, {"KiB", KiB}} {
+	}{{"TiB", TiB}, {"GiB", GiB}, {"MiB", MiB}, {"KiB", KiB},
+		{"TB", 1e12}, {"GB", 1e9}, {"MB", 1e6}, {"kB", 1e3}} {
 		if n%u.v == 0 {
 			return fmt.Sprintf("%d%s", n/u.v, u.name)
 		}

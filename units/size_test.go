@@ -33,15 +33,17 @@ func TestParseSize(t *testing.T) {
 }
 
 func TestFormatSizeRoundTrips(t *testing.T) {
-	for _, n := range []int64{0, 1, 511, 512, 4096, 1536, 4 << 20, 3 << 29, 5 << 40, 1<<20 + 512} {
+	for _, n := range []int64{0, 1, 511, 512, 4096, 1536, 4 << 20, 3 << 29, 5 << 40, 1<<20 + 512, 500_000_000, 1000, 1_500_000_000} {
 		s := FormatSize(n)
 		back, err := ParseSize(s)
 		if err != nil || back != n {
 			t.Errorf("FormatSize(%d) = %q reads back as %d, %v", n, s, back, err)
 		}
 	}
-	if got := FormatSize(64 << 20); got != "64MiB" {
-		t.Errorf("FormatSize(64MiB) = %q", got)
+	for n, want := range map[int64]string{64 << 20: "64MiB", 500_000_000: "500MB", 3000: "3kB", 1000 * 1024: "1000KiB", 1001: "1001B"} {
+		if got := FormatSize(n); got != want {
+			t.Errorf("FormatSize(%d) = %q, want %q", n, got, want)
+		}
 	}
 }
 
