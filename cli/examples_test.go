@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/fsbench/fsbench/internal/golden"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -43,7 +45,7 @@ func TestExamples(t *testing.T) {
 			if code != ExitOK {
 				t.Fatalf("plan exited %d:\n%s", code, stderr)
 			}
-			goldenFile(t, filepath.Join("testdata", "examples", name+".plan.txt"), []byte(stdout))
+			golden.Check(t, filepath.Join("testdata", "examples", name+".plan.txt"), []byte(stdout), *update)
 		})
 	}
 }
@@ -95,23 +97,6 @@ func TestPlanFingerprint(t *testing.T) {
 	}
 }
 
-func goldenFile(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(want, got) {
-		t.Errorf("%s differs from the output (run go test -update and review the diff)", path)
-	}
-}
-
 // TestReferenceDoc keeps docs/reference.md equal to `fsbench reference`.
 func TestReferenceDoc(t *testing.T) {
 	code, stdout, stderr := runMain(t, "reference")
@@ -123,5 +108,5 @@ func TestReferenceDoc(t *testing.T) {
 			t.Errorf("reference lacks %s", want)
 		}
 	}
-	goldenFile(t, "../docs/reference.md", []byte(stdout))
+	golden.Check(t, "../docs/reference.md", []byte(stdout), *update)
 }

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fsbench/fsbench/internal/golden"
+
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/fsbench/fsbench/diag"
@@ -97,7 +99,7 @@ func TestInvalidSpecs(t *testing.T) {
 			matchExpectations(t, want, got, diags)
 			var buf bytes.Buffer
 			_ = diag.WriteText(&buf, diags, s.Sources)
-			golden(t, strings.TrimSuffix(path, ".fsb.hcl")+".golden", buf.Bytes())
+			golden.Check(t, strings.TrimSuffix(path, ".fsb.hcl")+".golden", buf.Bytes(), *update)
 		})
 	}
 }
@@ -131,23 +133,6 @@ func detailOf(diags hcl.Diagnostics, e expectation) string {
 		}
 	}
 	return ""
-}
-
-func golden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%s: %v (run go test -update to create it)", path, err)
-	}
-	if !bytes.Equal(want, got) {
-		t.Errorf("%s differs (run go test -update and review the diff):\n--- want\n%s\n--- got\n%s", path, want, got)
-	}
 }
 
 // TestDiagnosticsSorted checks the order promise on a spec with many

@@ -84,45 +84,32 @@ func operands(args []cty.Value) (a, b *big.Float, unknown bool, err error) {
 }
 
 func sizeArith(f func(a, b *big.Float) *big.Float) *hclsyntax.Operation {
-	return &hclsyntax.Operation{Type: cty.Number, Impl: function.New(&function.Spec{
-		Params: dynamicParams,
-		Type:   function.StaticReturnType(cty.Number),
-		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-			a, b, unknown, err := operands(args)
-			if unknown || err != nil {
-				return cty.UnknownVal(cty.Number), err
-			}
-			return cty.NumberVal(f(a, b)), nil
-		},
-	})}
+	return sizeOp(cty.Number, func(a, b *big.Float) (cty.Value, error) { return cty.NumberVal(f(a, b)), nil })
 }
 
 // sizeDivide keeps HCL's own division and modulo (their corner cases, such
 // as division by zero, are already right) and only converts the operands.
 func sizeDivide(orig *hclsyntax.Operation) *hclsyntax.Operation {
-	return &hclsyntax.Operation{Type: cty.Number, Impl: function.New(&function.Spec{
-		Params: dynamicParams,
-		Type:   function.StaticReturnType(cty.Number),
-		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-			a, b, unknown, err := operands(args)
-			if unknown || err != nil {
-				return cty.UnknownVal(cty.Number), err
-			}
-			return orig.Impl.Call([]cty.Value{cty.NumberVal(a), cty.NumberVal(b)})
-		},
-	})}
+	return sizeOp(cty.Number, func(a, b *big.Float) (cty.Value, error) {
+		return orig.Impl.Call([]cty.Value{cty.NumberVal(a), cty.NumberVal(b)})
+	})
 }
 
 func sizeCompare(ok func(int) bool) *hclsyntax.Operation {
-	return &hclsyntax.Operation{Type: cty.Bool, Impl: function.New(&function.Spec{
+	return sizeOp(cty.Bool, func(a, b *big.Float) (cty.Value, error) { return cty.BoolVal(ok(a.Cmp(b))), nil })
+}
+
+// sizeOp builds a binary operation over numbers or size strings.
+func sizeOp(result cty.Type, f func(a, b *big.Float) (cty.Value, error)) *hclsyntax.Operation {
+	return &hclsyntax.Operation{Type: result, Impl: function.New(&function.Spec{
 		Params: dynamicParams,
-		Type:   function.StaticReturnType(cty.Bool),
+		Type:   function.StaticReturnType(result),
 		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
 			a, b, unknown, err := operands(args)
 			if unknown || err != nil {
-				return cty.UnknownVal(cty.Bool), err
+				return cty.UnknownVal(result), err
 			}
-			return cty.BoolVal(ok(a.Cmp(b))), nil
+			return f(a, b)
 		},
 	})}
 }
