@@ -16,12 +16,14 @@ import (
 
 // Exit codes, by category. Scripts may rely on them.
 const (
-	ExitOK       = 0 // success
-	ExitInvalid  = 1 // the spec (or a var-file) has errors
-	ExitUsage    = 2 // wrong command-line usage
-	ExitChanged  = 3 // fmt -check: a file is not canonical
-	ExitIO       = 4 // a file could not be read or written
-	ExitInternal = 5 // a bug in fsbench
+	ExitOK          = 0 // success
+	ExitInvalid     = 1 // the spec (or a var-file) has errors
+	ExitUsage       = 2 // wrong command-line usage
+	ExitChanged     = 3 // fmt -check: a file is not canonical
+	ExitIO          = 4 // a file could not be read or written
+	ExitInternal    = 5 // a bug in fsbench
+	ExitBuild       = 6 // a build step failed (a host tool, a checker)
+	ExitInterrupted = 7 // interrupted by a signal; nothing partial was left
 )
 
 // Version is set at link time (-ldflags "-X github.com/fsbench/fsbench/cli.Version=...").
@@ -49,6 +51,8 @@ func commands() []command {
 		{"validate", "check a spec and report every problem with its location", runValidate},
 		{"fmt", "rewrite specs in canonical HCL style", runFmt},
 		{"plan", "show the resolved layout, command lines, bootargs and tests", runPlan},
+		{"build", "build the disk images, manifest, bootargs and bootloader files", runBuild},
+		{"bootargs", "print the kernel command line of each variant", runBootargs},
 		{"reference", "print every filesystem, tuning option, mount option and recipe", runReference},
 		{"version", "print the fsbench version", runVersion},
 	}
@@ -88,7 +92,7 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintf(w, "\nRun 'fsbench <command> -h' for a command's flags.\n")
-	fmt.Fprintf(w, "\nExit codes: 0 ok, 1 invalid spec, 2 usage error, 3 fmt -check found changes,\n4 file error, 5 internal error.\n")
+	fmt.Fprintf(w, "\nExit codes: 0 ok, 1 invalid spec, 2 usage error, 3 fmt -check found changes,\n4 file error, 5 internal error, 6 build step failed, 7 interrupted.\n")
 }
 
 // newLogger builds the command's logger: diagnostics on stderr, level

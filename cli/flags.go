@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/fsbench/fsbench/diag"
@@ -75,12 +76,28 @@ func (sf *specFlags) options(env *Env) spec.Options {
 
 func didYouMean(given string, options []string) string { return diag.DidYouMean(given, options) }
 
-// oneSpec checks that exactly one spec file was named.
-func oneSpec(env *Env, fs *flag.FlagSet) (string, bool) {
+// oneSpec checks the command line of a command that loads a spec: one
+// spec file, readable, well-formed -var flags and readable var-files. A
+// problem here is a usage (2) or file (4) error, not an invalid spec.
+func oneSpec(env *Env, fs *flag.FlagSet, sf *specFlags) (string, int) {
 	if fs.NArg() != 1 {
 		fmt.Fprintf(env.Stderr, "fsbench %s: expected one spec file, got %d arguments\n", fs.Name(), fs.NArg())
 		fs.Usage()
-		return "", false
+		return "", ExitUsage
 	}
-	return fs.Arg(0), true
+	for _, v := range sf.vars {
+		if _, _, err := spec.ParseVarFlag(v); err != nil {
+			fmt.Fprintf(env.Stderr, "fsbench %s: %s\n", fs.Name(), err)
+			return "", ExitUsage
+		}
+	}
+	for _, f := range append([]string{fs.Arg(0)}, sf.varFiles...) {
+		r, err := os.Open(f)
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "fsbench %s: %s\n", fs.Name(), err)
+			return "", ExitIO
+		}
+		r.Close()
+	}
+	return fs.Arg(0), ExitOK
 }

@@ -34,11 +34,19 @@ func runFmt(env *Env, args []string) int {
 	}
 	code := ExitOK
 	for _, f := range files {
-		if c := fmtFile(env, f, *check, *showDiff, *list); c > code {
-			code = c
-		}
+		code = worse(code, fmtFile(env, f, *check, *showDiff, *list))
 	}
 	return code
+}
+
+// worse keeps the more serious of two fmt outcomes: a file that cannot be
+// read, then one that does not parse, then one that would change.
+func worse(a, b int) int {
+	rank := map[int]int{ExitOK: 0, ExitChanged: 1, ExitInvalid: 2, ExitIO: 3}
+	if rank[b] > rank[a] {
+		return b
+	}
+	return a
 }
 
 func fmtFile(env *Env, path string, check, showDiff, list bool) int {

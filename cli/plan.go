@@ -24,31 +24,21 @@ func runPlan(env *Env, args []string) int {
 	if code, done := parse(fs, args); done {
 		return code
 	}
-	path, ok := oneSpec(env, fs)
-	if !ok {
-		return ExitUsage
+	path, code := oneSpec(env, fs, &sf)
+	if code != ExitOK {
+		return code
 	}
-	s, p, diags := plan.Load(path, sf.options(env))
+	s, p, diags := plan.Load(path, sf.options(env), true)
 	if diags.HasErrors() {
 		writeDiags(env, s, diags)
 		return ExitInvalid
 	}
 	writeDiags(env, s, diags) // warnings
-	if *variant != "" {
-		var names []string
-		var keep []plan.Variant
-		for _, v := range p.Variants {
-			names = append(names, v.Name)
-			if v.Name == *variant {
-				keep = append(keep, v)
-			}
-		}
-		if keep == nil {
-			fmt.Fprintf(env.Stderr, "fsbench plan: no variant %q.%s Variants: %s\n", *variant, didYouMean(*variant, names), strings.Join(names, ", "))
-			return ExitUsage
-		}
-		p.Variants = keep
+	variants, code := selectVariants(env, p, *variant)
+	if code != ExitOK {
+		return code
 	}
+	p.Variants = variants
 	if *asJSON {
 		enc := json.NewEncoder(env.Stdout)
 		enc.SetIndent("", "  ")
@@ -93,7 +83,7 @@ func writeImage(w io.Writer, img plan.Image) {
 		img.File, img.Table, units.FormatSize(img.Size), img.Size/img.SectorSize, img.SectorSize, units.FormatSize(img.Align), img.DiskID)
 	fmt.Fprintf(w, "  %-3s %-12s %10s %10s %10s %9s  %-18s %s\n", "#", "name", "start", "end", "sectors", "size", "type", "uuid")
 	if e := img.Extended; e != nil {
-		fmt.Fprintf(w, "  %-3s %-12s %10d %10d %10d %9s  %-18s\n", "-", "(extended)", e.StartSector, e.StartSector+e.Sectors-1, e.Sectors, units.HumanSize(e.Sectors*img.SectorSize), "0x05")
+		fmt.Fprintf(w, "  %-3s %-12s %10d %10d %10d %9s  %-18s\n", "-", "(extended)", e.StartSector, e.StartSector+e.Sectors-1, e.Sectors, units.HumanSize(e.Sectors*img.SectorSize), e.Type)
 	}
 	for _, pt := range img.Partitions {
 		typ := pt.Type

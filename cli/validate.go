@@ -19,11 +19,11 @@ func runValidate(env *Env, args []string) int {
 	if code, done := parse(fs, args); done {
 		return code
 	}
-	path, ok := oneSpec(env, fs)
-	if !ok {
-		return ExitUsage
+	path, code := oneSpec(env, fs, &sf)
+	if code != ExitOK {
+		return code
 	}
-	s, p, diags := plan.Load(path, sf.options(env))
+	s, p, diags := plan.Load(path, sf.options(env), false)
 	if *asJSON {
 		if err := diag.WriteJSON(env.Stdout, diags); err != nil {
 			return ExitIO

@@ -315,6 +315,10 @@ func SizeValue(v cty.Value) (int64, error) {
 	return 0, fmt.Errorf("a size (a number of bytes or a string such as \"4MiB\") is required, not %s", v.Type().FriendlyName())
 }
 
+// maxSeconds keeps a duration in seconds within time.Duration's range
+// (about 292 years).
+const maxSeconds = float64(math.MaxInt64 / int64(time.Second))
+
 // DurationValue reads a duration from a string such as "1.5s" or from a
 // number of seconds.
 func DurationValue(v cty.Value) (time.Duration, error) {
@@ -323,6 +327,9 @@ func DurationValue(v cty.Value) (time.Duration, error) {
 		x, _ := v.AsBigFloat().Float64()
 		if x < 0 {
 			return 0, fmt.Errorf("a duration must not be negative")
+		}
+		if x > maxSeconds {
+			return 0, fmt.Errorf("%g seconds is longer than any test can run", x)
 		}
 		return time.Duration(x * float64(time.Second)), nil
 	case cty.String:

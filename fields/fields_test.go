@@ -47,6 +47,7 @@ func TestConvertLimits(t *testing.T) {
 		{Field{Name: "s", Kind: Size}, cty.True, "a size (a number of bytes or a string"},
 		{Field{Name: "d", Kind: Duration, Max: Bound(60)}, cty.StringVal("2m"), "above the maximum of 1m0s"},
 		{Field{Name: "d", Kind: Duration}, cty.StringVal("soon"), "not a duration"},
+		{Field{Name: "d", Kind: Duration}, cty.NumberFloatVal(1e12), "longer than any test"},
 		{Field{Name: "b", Kind: Bool}, cty.StringVal("maybe"), "true or false"},
 		{Field{Name: "s", Kind: String}, cty.ListValEmpty(cty.String), "a single string is required, not a list"},
 		{Field{Name: "l", Kind: String, List: true}, cty.StringVal("x"), "a list of strings is required"},

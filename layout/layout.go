@@ -226,37 +226,35 @@ func (p *placer) placePrimary(i int, r Request, number int) {
 	p.cursor = start + n
 }
 
-// placeLogical puts each logical partition one alignment unit after its
-// EBR, so that data stays aligned while the EBR takes one sector.
+// placeLogical puts a logical partition after its EBR, which takes the
+// sector before it. Without an explicit offset the partition starts one
+// alignment unit after the EBR, so that its data stays aligned. The
+// extended partition starts at the first EBR: that is where the kernel
+// looks for it.
 func (p *placer) placeLogical(i int, r Request, number int) {
 	if p.d.Table != "mbr" {
 		p.problem(i, "logical", "Logical partition on a GPT table", "Only MBR tables have logical partitions.")
 		return
 	}
-	if p.res.Extended == nil {
-		p.res.Extended = &Extended{StartSector: p.alignUp(p.cursor)}
-		p.cursor = p.res.Extended.StartSector
-	}
-	ebr := p.alignUp(p.cursor)
-	step := p.align
-	if step < 1 {
-		step = 1
-	}
-	start, ok := p.start(i, r, ebr+1)
-	if !ok {
-		return
-	}
+	var ebr, start int64
 	if r.Offset < 0 {
-		start = ebr + step
+		ebr = p.alignUp(p.cursor)
+		start = ebr + max(p.align, 1)
+	} else {
+		s, ok := p.start(i, r, p.cursor+1)
+		if !ok {
+			return
+		}
+		ebr, start = s-1, s
 	}
 	n, ok := p.sectors(i, r, start)
 	if !ok {
 		return
 	}
-	p.res.Partitions = append(p.res.Partitions, Placed{Name: r.Name, Number: number, StartSector: start, Sectors: n, EBRSector: start - 1})
-	if r.Offset < 0 {
-		p.res.Partitions[len(p.res.Partitions)-1].EBRSector = ebr
+	if p.res.Extended == nil {
+		p.res.Extended = &Extended{StartSector: ebr}
 	}
+	p.res.Partitions = append(p.res.Partitions, Placed{Name: r.Name, Number: number, StartSector: start, Sectors: n, EBRSector: ebr})
 	p.cursor = start + n
 	p.res.Extended.Sectors = p.cursor - p.res.Extended.StartSector
 }

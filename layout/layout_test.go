@@ -128,3 +128,24 @@ func TestGrowNotLastReportsOnlyItself(t *testing.T) {
 		t.Errorf("problems = %+v, want only the grow partition's", probs)
 	}
 }
+
+// TestFirstLogicalWithOffset: the extended partition must start at the
+// first EBR, or the kernel finds no logical partition at all.
+func TestFirstLogicalWithOffset(t *testing.T) {
+	d := Disk{Table: "mbr", Size: 64 * units.MiB, SectorSize: 512, Align: units.MiB}
+	res, probs := Place(d, []Request{
+		{Name: "a", Size: 8 * units.MiB, Offset: -1},
+		{Name: "b", Size: 8 * units.MiB, Offset: 32 * units.MiB, Logical: true},
+		{Name: "c", Size: 8 * units.MiB, Offset: -1, Logical: true},
+	})
+	if len(probs) != 0 {
+		t.Fatalf("problems: %+v", probs)
+	}
+	b, c := res.Partitions[1], res.Partitions[2]
+	if b.StartSector != 65536 || b.EBRSector != 65535 || res.Extended.StartSector != b.EBRSector {
+		t.Errorf("first logical %+v, extended %+v: the extended partition must start at the first EBR", b, res.Extended)
+	}
+	if c.EBRSector < b.StartSector+b.Sectors || c.StartSector != c.EBRSector+2048 {
+		t.Errorf("second logical %+v after %+v", c, b)
+	}
+}

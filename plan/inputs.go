@@ -83,8 +83,13 @@ func fileDigest(p string) (string, error) {
 }
 
 func treeDigest(root string) (string, error) {
+	// The spec may name the tree through a symlink; walk what it points to.
+	root, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return "", err
+	}
 	h := sha256.New()
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}

@@ -8,16 +8,19 @@ import (
 )
 
 // Load reads the spec at path and resolves its plan, the way `validate`
-// and `plan` do. Resolution runs only on a spec that decoded cleanly, so
+// and `plan` do; with seal, it also digests the inputs (Plan.Seal). Resolution runs only on a spec that decoded cleanly, so
 // that one mistake is not reported again through its consequences. The
 // diagnostics of both phases come back sorted together.
-func Load(path string, opts spec.Options) (*spec.Spec, *Plan, hcl.Diagnostics) {
+func Load(path string, opts spec.Options, seal bool) (*spec.Spec, *Plan, hcl.Diagnostics) {
 	s, diags := spec.Load(path, opts)
 	if diags.HasErrors() {
 		return s, nil, diags
 	}
 	p, pdiags := Resolve(s)
 	diags = append(diags, pdiags...)
+	if seal && !diags.HasErrors() {
+		diags = append(diags, p.Seal(s)...)
+	}
 	diag.Sort(diags)
 	return s, p, diags
 }

@@ -69,9 +69,14 @@ type Image struct {
 
 // Extended is the MBR extended partition, in sectors.
 type Extended struct {
-	StartSector int64 `json:"start_sector"`
-	Sectors     int64 `json:"sectors"`
+	StartSector int64  `json:"start_sector"`
+	Sectors     int64  `json:"sectors"`
+	Type        string `json:"type"` // also the type of the links between EBRs
 }
+
+// ExtendedType is the MBR id of the extended partition: 0x0f, the LBA
+// form, since images are addressed by LBA only.
+const ExtendedType = "0x0f"
 
 // Raw is a blob at a fixed offset outside the table.
 type Raw struct {

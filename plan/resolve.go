@@ -14,7 +14,8 @@ import (
 	"github.com/fsbench/fsbench/spec"
 )
 
-// Resolve turns a loaded spec into a plan. Problems that only show once
+// Resolve turns a loaded spec into a plan, without its inputs and
+// fingerprint (see Seal). Problems that only show once
 // partitions are placed and command lines derived (a partition that does
 // not fit, a stride mke2fs would truncate) are reported at the attribute
 // they stem from.
@@ -31,14 +32,6 @@ func Resolve(s *spec.Spec) (*Plan, hcl.Diagnostics) {
 		names[i] = sv.Name
 	}
 	diags := diag.MergeVariants(names, per)
-	inputs, idiags := collectInputs(s)
-	p.Inputs = inputs
-	diags = append(diags, idiags...)
-	fp, err := fingerprint(p)
-	if err != nil {
-		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot fingerprint the plan", Detail: err.Error()})
-	}
-	p.Fingerprint = fp
 	diags = diag.Dedupe(diags)
 	diag.Sort(diags)
 	return p, diags
@@ -75,6 +68,7 @@ func (r *resolver) variant(sv *spec.Variant) Variant {
 			}
 		}
 	}
+	r.checkRootBy(sv, root)
 	v.Bootargs = bootargs(v.Board, root)
 	for _, st := range sv.Tests {
 		v.Tests = append(v.Tests, r.test(st))
@@ -83,7 +77,7 @@ func (r *resolver) variant(sv *spec.Variant) Variant {
 }
 
 func (r *resolver) image(sv *spec.Variant, si *spec.Image) Image {
-	img := Image{Name: si.Name, File: si.Name + ".img", Table: si.Table, Size: si.Size, SectorSize: si.SectorSize, Align: si.Align, DiskID: si.DiskID}
+	img := Image{Name: si.Name, File: si.Name + ".img", Table: si.Table, Size: si.Size, SectorSize: si.SectorSize, Align: si.Align, DiskID: strings.ToLower(si.DiskID)}
 	if img.DiskID == "" {
 		if si.Table == "gpt" {
 			img.DiskID = nameUUID(r.board.Name, sv.Name, si.Name, "disk")
@@ -104,7 +98,7 @@ func (r *resolver) image(sv *spec.Variant, si *spec.Image) Image {
 		r.errorf(rng, pr.Summary, "%s", pr.Detail)
 	}
 	if placed.Extended != nil {
-		img.Extended = &Extended{StartSector: placed.Extended.StartSector, Sectors: placed.Extended.Sectors}
+		img.Extended = &Extended{StartSector: placed.Extended.StartSector, Sectors: placed.Extended.Sectors, Type: ExtendedType}
 	}
 	byName := map[string]layout.Placed{}
 	for _, pl := range placed.Partitions {
@@ -139,7 +133,11 @@ func (r *resolver) partition(sv *spec.Variant, si *spec.Image, sp *spec.Partitio
 	}
 	t, err := resolvePartType(si.Table, typeName)
 	if err != nil {
-		r.errorf(sp.Of("type"), "Invalid partition type", "%s.%s", upperFirst(err.Error()), diag.DidYouMean(typeName, PartTypeNames()))
+		hint := ""
+		if _, known := partTypes[typeName]; !known {
+			hint = diag.DidYouMean(typeName, PartTypeNames())
+		}
+		r.errorf(sp.Of("type"), "Invalid partition type", "%s.%s", upperFirst(err.Error()), hint)
 	}
 	p.Type = t
 	if _, ok := partTypes[typeName]; ok {
@@ -236,6 +234,9 @@ func (r *resolver) raw(si *spec.Image, img *Image, placed layout.Result) {
 	}
 	for _, p := range img.Partitions {
 		spans = append(spans, span{"partition " + p.Name, p.Offset, p.Offset + p.Size})
+		if p.Logical {
+			spans = append(spans, span{"the EBR of partition " + p.Name, p.EBRSector * ss, (p.EBRSector + 1) * ss})
+		}
 	}
 	for _, sr := range si.Raw {
 		end := sr.Offset + sr.Size
@@ -265,4 +266,41 @@ func upperFirst(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// Seal digests every file the plan depends on and sets Inputs and the
+// Fingerprint. It reads every contents tree and tarball, so only the
+// commands that show or build the plan call it.
+func (p *Plan) Seal(s *spec.Spec) hcl.Diagnostics {
+	inputs, diags := collectInputs(s)
+	p.Inputs = inputs
+	fp, err := fingerprint(p)
+	if err != nil {
+		return append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot fingerprint the plan", Detail: err.Error()})
+	}
+	p.Fingerprint = fp
+	return diags
+}
+
+// checkRootBy makes sure root= can name the root partition the way the
+// board asks.
+func (r *resolver) checkRootBy(sv *spec.Variant, root *Partition) {
+	if root == nil || sv.Board.RootBy != "partlabel" {
+		return
+	}
+	for _, img := range sv.Images {
+		for _, p := range img.Partitions {
+			if p.Name != root.Name {
+				continue
+			}
+			switch {
+			case img.Table == "mbr":
+				r.errorf(sv.Board.Of("root_by"), "No partition label on MBR",
+					"root_by = \"partlabel\" needs a GPT table: MBR partitions have no labels. Use partuuid or device.")
+			case strings.ContainsAny(root.Label, " \t\n,"):
+				r.errorf(p.Of("label"), "Label unusable in root=",
+					"The kernel reads root=PARTLABEL=%s up to the first space or comma; choose a label without them or root_by = \"partuuid\".", root.Label)
+			}
+		}
+	}
 }

@@ -43,6 +43,9 @@ func (d *decoder) board(b *hcl.Block) *Board {
 	if bd.Console == "" {
 		bd.Console = defaultConsole[bd.Arch]
 	}
+	if strings.ContainsAny(bd.Console, " \t\n") {
+		d.errorf(bd.Of("console"), "Invalid console", "console is one kernel argument, such as ttyS0,115200n8; put other arguments in kernel_args.")
+	}
 	if strings.HasPrefix(bd.Console, "/dev/") {
 		d.errorf(bd.Of("console"), "Invalid console", "console takes the kernel's name for the port, as in console=ttyS0,115200n8, without /dev/.")
 	}
@@ -50,7 +53,7 @@ func (d *decoder) board(b *hcl.Block) *Board {
 	if bd.Storage == "" {
 		bd.Storage = "vda"
 	}
-	if strings.Contains(bd.Storage, "/") {
+	if strings.ContainsAny(bd.Storage, "/ \t\n") {
 		d.errorf(bd.Of("storage"), "Invalid storage device", "storage takes the kernel's name for the whole flash device (mmcblk0, vda, nvme0n1, sda), without /dev/.")
 	}
 	bd.Init = d.enum(c.Attributes, "init", "busybox", "Unsupported init system", "busybox", "sysvinit", "systemd")

@@ -57,7 +57,7 @@ func check(path string) (*spec.Spec, hcl.Diagnostics) {
 			}
 		}
 	}
-	s, _, diags := plan.Load(path, opts)
+	s, _, diags := plan.Load(path, opts, false)
 	return s, diags
 }
 

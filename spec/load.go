@@ -83,6 +83,7 @@ func LoadSource(filename string, src []byte, opts Options) (*Spec, hcl.Diagnosti
 	diags = append(diags, vdiags...)
 	axes, adiags := decodeAxes(content.Blocks.OfType("matrix"), varCtx)
 	diags = append(diags, adiags...)
+	diags = append(diags, checkVariantCount(axes)...)
 	if !diags.HasErrors() {
 		diags = append(diags, s.evalVariants(content, combinations(axes), varCtx, locals, paths)...)
 	}
@@ -191,7 +192,9 @@ func (s *Spec) givenVariables(opts Options) (map[string]rawVar, hcl.Diagnostics)
 	for _, kv := range opts.Environ {
 		k, v, _ := strings.Cut(kv, "=")
 		if name, ok := strings.CutPrefix(k, "FSB_VAR_"); ok && name != "" {
-			given[name] = textVar(k, v, "environment variable "+k, s.Sources)
+			raw := textVar(k, v, "environment variable "+k, s.Sources)
+			raw.fromEnv = true
+			given[name] = raw
 		}
 	}
 	for _, path := range opts.VarFiles {
@@ -213,10 +216,10 @@ func (s *Spec) givenVariables(opts Options) (map[string]rawVar, hcl.Diagnostics)
 			given[name] = rawVar{Expr: a.Expr, Name: a.NameRange, Source: path}
 		}
 	}
-	for _, arg := range opts.Vars {
+	for i, arg := range opts.Vars {
 		name, value, err := ParseVarFlag(arg)
 		if err != nil {
-			r := textVar("-var", arg, "-var", s.Sources)
+			r := textVar(fmt.Sprintf("-var #%d", i+1), arg, "-var", s.Sources)
 			diags = append(diags, diag.Errorf(r.Name, "Invalid -var option", err.Error()))
 			continue
 		}

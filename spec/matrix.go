@@ -122,3 +122,19 @@ func matrixObject(combo []MatrixChoice) cty.Value {
 	}
 	return cty.ObjectVal(m)
 }
+
+// MaxVariants bounds the matrix: a study of more variants than this is a
+// mistake (range(60) on three axes), and would only exhaust memory.
+const MaxVariants = 4096
+
+func checkVariantCount(axes []*axis) hcl.Diagnostics {
+	n := 1
+	for _, ax := range axes {
+		n *= len(ax.Choices)
+		if n > MaxVariants {
+			return hcl.Diagnostics{diag.Errorf(ax.Decl, "Too many variants",
+				fmt.Sprintf("The matrix up to %q already gives more than %d variants; narrow its values.", ax.Name, MaxVariants))}
+		}
+	}
+	return nil
+}

@@ -4,6 +4,8 @@ import (
 	"os"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/fsbench/fsbench/diag"
 )
 
 var partitionSchema = &hcl.BodySchema{
@@ -66,9 +68,8 @@ func (d *decoder) partition(b *hcl.Block, img *Image, paths *resolver) *Partitio
 		d.errorf(p.Of("logical"), "Logical partition on a GPT table", "Only MBR tables have logical partitions; GPT holds up to 128 partitions without them.")
 	}
 	if img.Table == "gpt" && p.Bootable {
-		d.add(&hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Bootable flag on GPT",
-			Detail:  "On GPT, bootable sets the legacy BIOS bootable attribute (bit 2), which only some firmware reads.",
-			Subject: p.Of("bootable").Ptr()})
+		d.add(diag.Warnf(p.Of("bootable"), "Bootable flag on GPT",
+			"On GPT, bootable sets the legacy BIOS bootable attribute (bit 2), which only some firmware reads."))
 	}
 	if p.ImageFile != "" {
 		d.inputFile(p.Of("image"), p.ImageFile, "file", paths, func(n int64) {

@@ -77,7 +77,8 @@ func (r *resolver) source(p, kind string) (string, error) {
 
 func (r *resolver) inside(p string) bool {
 	for _, root := range r.roots {
-		if p == root || strings.HasPrefix(p, root+string(filepath.Separator)) {
+		rel, err := filepath.Rel(root, p)
+		if err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
 			return true
 		}
 	}

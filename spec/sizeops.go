@@ -58,6 +58,9 @@ func operand(v cty.Value) (*big.Float, error) {
 		if n.IsNull() {
 			return nil, function.NewArgErrorf(0, "operand must not be null")
 		}
+		if f := n.AsBigFloat(); f.IsInf() {
+			return nil, function.NewArgErrorf(0, "operand is infinite")
+		}
 		return n.AsBigFloat(), nil
 	}
 	if v.Type() == cty.String && !v.IsNull() {
@@ -84,13 +87,22 @@ func operands(args []cty.Value) (a, b *big.Float, unknown bool, err error) {
 }
 
 func sizeArith(f func(a, b *big.Float) *big.Float) *hclsyntax.Operation {
-	return sizeOp(cty.Number, func(a, b *big.Float) (cty.Value, error) { return cty.NumberVal(f(a, b)), nil })
+	return sizeOp(cty.Number, func(a, b *big.Float) (cty.Value, error) {
+		r := f(a, b)
+		if r.IsInf() {
+			return cty.NilVal, function.NewArgErrorf(0, "the result is infinite")
+		}
+		return cty.NumberVal(r), nil
+	})
 }
 
-// sizeDivide keeps HCL's own division and modulo (their corner cases, such
-// as division by zero, are already right) and only converts the operands.
+// sizeDivide keeps HCL's own division and modulo and only converts the
+// operands, refusing a zero divisor, which HCL answers with infinity.
 func sizeDivide(orig *hclsyntax.Operation) *hclsyntax.Operation {
 	return sizeOp(cty.Number, func(a, b *big.Float) (cty.Value, error) {
+		if b.Sign() == 0 {
+			return cty.NilVal, function.NewArgErrorf(1, "division by zero")
+		}
 		return orig.Impl.Call([]cty.Value{cty.NumberVal(a), cty.NumberVal(b)})
 	})
 }

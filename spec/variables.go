@@ -91,10 +91,11 @@ func decodeVariable(b *hcl.Block) (*variable, hcl.Diagnostics) {
 
 // rawVar is a value given outside the spec, not yet converted.
 type rawVar struct {
-	Expr   hcl.Expression // from a var-file
-	Name   hcl.Range      // where it is named: in a var-file, or the text itself
-	Text   string         // from -var or the environment
-	Source string         // for messages: "-var n", "environment variable FSB_VAR_n", a file
+	Expr    hcl.Expression // from a var-file
+	Name    hcl.Range      // where it is named: in a var-file, or the text itself
+	Text    string         // from -var or the environment
+	Source  string         // for messages: "-var n", "environment variable FSB_VAR_n", a file
+	fromEnv bool
 }
 
 // textVar is a value given as text. Its diagnostics point into a pseudo
@@ -138,10 +139,12 @@ func assignVariables(decls map[string]*variable, given map[string]rawVar, functi
 		vals[name] = v
 	}
 	for _, name := range sortedNames(given) {
-		if _, ok := decls[name]; ok {
+		raw := given[name]
+		if _, ok := decls[name]; ok || raw.fromEnv {
+			// Like TF_VAR_*, an environment value for a variable the spec
+			// does not declare is for another spec: ignore it.
 			continue
 		}
-		raw := given[name]
 		diags = append(diags, diag.Errorf(raw.Name, "Undeclared variable",
 			fmt.Sprintf("%s sets %q, which the spec does not declare.%s", raw.Source, name, diag.DidYouMean(name, names))))
 	}

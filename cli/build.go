@@ -1,0 +1,123 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/fsbench/fsbench/imagegen"
+	"github.com/fsbench/fsbench/plan"
+)
+
+func runBuild(env *Env, args []string) int {
+	fs := newFlagSet(env, "build", "SPEC",
+		"Build the disk images of every variant (or one) into OUT/<variant>/: the image,\nits manifest.json, bootargs.txt, fstab and the bootloader file the board expects.\nTimestamps come from SOURCE_DATE_EPOCH (0 when unset), so the same spec and\ninputs give bit-identical images. An interrupted build leaves no image behind.")
+	var sf specFlags
+	sf.register(fs)
+	out := fs.String("o", "out", "output directory")
+	variant := fs.String("variant", "", "only this variant")
+	jobs := fs.Int("j", 0, "filesystems built at once (default: one per CPU)")
+	if code, done := parse(fs, args); done {
+		return code
+	}
+	path, code := oneSpec(env, fs, &sf)
+	if code != ExitOK {
+		return code
+	}
+	epoch, err := sourceDateEpoch(env.Environ)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "fsbench build: %s\n", err)
+		return ExitUsage
+	}
+	s, p, diags := plan.Load(path, sf.options(env), true)
+	writeDiags(env, s, diags)
+	if diags.HasErrors() {
+		return ExitInvalid
+	}
+	variants, code := selectVariants(env, p, *variant)
+	if code != ExitOK {
+		return code
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	for _, v := range variants {
+		m, err := imagegen.Build(ctx, p, v, imagegen.Options{OutDir: *out, SpecDir: s.Dir, Epoch: epoch, Jobs: *jobs, Log: env.Log})
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "fsbench build: variant %s: %s\n", v.Name, err)
+			if ctx.Err() != nil {
+				return ExitInterrupted
+			}
+			return ExitBuild
+		}
+		for _, img := range m.Images {
+			fmt.Fprintf(env.Stdout, "%s/%s/%s  sha256:%s\n", *out, v.Name, img.File, img.SHA256)
+		}
+	}
+	return ExitOK
+}
+
+func runBootargs(env *Env, args []string) int {
+	fs := newFlagSet(env, "bootargs", "SPEC",
+		"Print the kernel command line of each variant: root=, rootfstype=, rootflags=,\nrootwait and console=, one line per variant (prefixed with the variant's name\nwhen there are several).")
+	var sf specFlags
+	sf.register(fs)
+	variant := fs.String("variant", "", "only this variant")
+	if code, done := parse(fs, args); done {
+		return code
+	}
+	path, code := oneSpec(env, fs, &sf)
+	if code != ExitOK {
+		return code
+	}
+	s, p, diags := plan.Load(path, sf.options(env), false)
+	writeDiags(env, s, diags)
+	if diags.HasErrors() {
+		return ExitInvalid
+	}
+	variants, code := selectVariants(env, p, *variant)
+	if code != ExitOK {
+		return code
+	}
+	for _, v := range variants {
+		if len(variants) > 1 {
+			fmt.Fprintf(env.Stdout, "%s: ", v.Name)
+		}
+		fmt.Fprintln(env.Stdout, strings.Join(v.Bootargs, " "))
+	}
+	return ExitOK
+}
+
+// selectVariants returns every variant, or the one named.
+func selectVariants(env *Env, p *plan.Plan, name string) ([]plan.Variant, int) {
+	if name == "" {
+		return p.Variants, ExitOK
+	}
+	var names []string
+	for _, v := range p.Variants {
+		if v.Name == name {
+			return []plan.Variant{v}, ExitOK
+		}
+		names = append(names, v.Name)
+	}
+	fmt.Fprintf(env.Stderr, "fsbench: no variant %q.%s Variants: %s\n", name, didYouMean(name, names), strings.Join(names, ", "))
+	return nil, ExitUsage
+}
+
+// sourceDateEpoch reads SOURCE_DATE_EPOCH as the reproducible-builds
+// specification defines it; unset means 0, so that builds are
+// reproducible by default.
+func sourceDateEpoch(environ []string) (int64, error) {
+	v := lookupEnv(environ, "SOURCE_DATE_EPOCH")
+	if v == "" {
+		return 0, nil
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("SOURCE_DATE_EPOCH=%q is not a number of seconds since 1970", v)
+	}
+	return n, nil
+}

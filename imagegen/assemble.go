@@ -1,0 +1,141 @@
+package imagegen
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/fsbench/fsbench/imagegen/bmap"
+	"github.com/fsbench/fsbench/plan"
+)
+
+// assemble writes the image: a sparse file of the exact size, the
+// partition table, each partition's content at its offset, and the raw
+// regions. It is written under a temporary name and renamed into place
+// only once complete and synced.
+func (b *builder) assemble(ctx context.Context, img plan.Image, built []*builtFS, dir string) (*ImageManifest, error) {
+	final := filepath.Join(dir, img.File)
+	tmp, err := os.CreateTemp(dir, "."+img.File+".partial-")
+	if err != nil {
+		return nil, err
+	}
+	keep := false
+	defer func() {
+		if !keep {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if err := tmp.Truncate(img.Size); err != nil {
+		return nil, err
+	}
+	for i, p := range img.Partitions {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		src := p.Image
+		if built[i] != nil {
+			src = built[i].path
+		} else if src != "" {
+			src = b.input(src)
+		}
+		if src == "" {
+			continue // a partition left empty on purpose
+		}
+		if err := copyFileAt(tmp, p.Offset, src, p.Size); err != nil {
+			return nil, fmt.Errorf("partition %s: %w", p.Name, err)
+		}
+	}
+	for _, r := range img.Raw {
+		if err := copyFileAt(tmp, r.Offset, b.input(r.File), r.Size); err != nil {
+			return nil, fmt.Errorf("raw region %s: %w", r.Name, err)
+		}
+	}
+	// The table goes last: a raw region may carry boot code in the first
+	// sector, which the table must not lose, and must not overwrite.
+	if err := writeTable(tmp, img); err != nil {
+		return nil, fmt.Errorf("partition table: %w", err)
+	}
+	if err := tmp.Sync(); err != nil {
+		return nil, err
+	}
+	sum, err := fileSHA256(tmp)
+	if err != nil {
+		return nil, err
+	}
+	if err := tmp.Close(); err != nil {
+		return nil, err
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return nil, err
+	}
+	if err := os.Rename(tmp.Name(), final); err != nil {
+		return nil, err
+	}
+	keep = true
+	if err := writeBmap(final); err != nil {
+		return nil, fmt.Errorf("block map: %w", err)
+	}
+	if err := syncDir(dir); err != nil {
+		return nil, err
+	}
+	return imageManifest(img, sum, built), nil
+}
+
+// input resolves a path the spec named, relative to the spec.
+func (b *builder) input(p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(b.opts.SpecDir, p)
+}
+
+// copyFileAt copies the data of the file at path into dst at off,
+// refusing a file larger than limit.
+func copyFileAt(dst *os.File, off int64, path string, limit int64) error {
+	src, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	fi, err := src.Stat()
+	if err != nil {
+		return err
+	}
+	if fi.Size() > limit {
+		return fmt.Errorf("%s holds %d bytes, more than the %d bytes of its place", path, fi.Size(), limit)
+	}
+	return copySparse(dst, off, src)
+}
+
+func fileSHA256(f *os.File) (string, error) {
+	h := sha256.New()
+	if _, err := io.Copy(h, io.NewSectionReader(f, 0, 1<<62)); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}
+
+// writeBmap writes IMAGE.bmap beside the image, for `bmaptool copy`,
+// which then writes only the image's data to the card.
+func writeBmap(image string) error {
+	var b bytes.Buffer
+	if _, err := bmap.Write(&b, image); err != nil {
+		return err
+	}
+	return writeFileAtomic(image+".bmap", b.Bytes())
+}

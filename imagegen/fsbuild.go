@@ -1,0 +1,132 @@
+package imagegen
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/fsbench/fsbench/filesystems"
+	"github.com/fsbench/fsbench/plan"
+	"github.com/fsbench/fsbench/units"
+)
+
+// builtFS is one partition's filesystem, built into a file of its own.
+type builtFS struct {
+	path  string
+	check string // what the checker printed
+}
+
+// buildFilesystem makes the filesystem of p in dir: it stages the
+// contents, runs the plan's mkfs and populate command lines, then the
+// type's read-only checker, and refuses a result larger than the
+// partition.
+func (b *builder) buildFilesystem(ctx context.Context, p plan.Partition, dir string) (*builtFS, error) {
+	f := p.Filesystem
+	typ, ok := filesystems.Lookup(f.Type)
+	if !ok {
+		return nil, fmt.Errorf("unknown filesystem type %q", f.Type)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	out := filepath.Join(dir, f.Type+".img")
+	if !typ.ReadOnly {
+		if err := sparseFile(out, p.Size); err != nil {
+			return nil, err
+		}
+	}
+	tree, err := b.stage(ctx, filepath.Join(dir, "root"), f.Contents)
+	if err != nil {
+		return nil, fmt.Errorf("staging the contents of %s: %w", p.Name, err)
+	}
+	defer tree.remove()
+
+	ph := placeholders{image: out, root: tree.root, epoch: strconv.FormatInt(b.opts.Epoch, 10)}
+	steps := append([]filesystems.Command{f.Mkfs}, f.Populate...)
+	if err := b.treeFiles(ctx, &ph, steps, tree, dir); err != nil {
+		return nil, err
+	}
+	for _, step := range steps {
+		argv, env, skip, err := ph.expand(step)
+		if err != nil {
+			return nil, err
+		}
+		if skip {
+			continue
+		}
+		b.log.Debugf("%s: %v", p.Name, argv)
+		if _, err := runTool(ctx, tree.run, argv, env); err != nil {
+			return nil, err
+		}
+	}
+	if typ.ReadOnly {
+		if err := fits(out, p); err != nil {
+			return nil, err
+		}
+	}
+	built := &builtFS{path: out}
+	if f.Check != nil {
+		argv, env, _, err := ph.expand(*f.Check)
+		if err != nil {
+			return nil, err
+		}
+		if built.check, err = runTool(ctx, plainRunner, argv, env); err != nil {
+			return nil, fmt.Errorf("the %s checker rejects the new filesystem of %s: %w", f.Type, p.Name, err)
+		}
+	}
+	return built, nil
+}
+
+// treeFiles writes the protofile and the debugfs script when a step reads
+// them.
+func (b *builder) treeFiles(ctx context.Context, ph *placeholders, steps []filesystems.Command, t *tree, dir string) error {
+	needProto, needScript := uses(steps, "{protofile}"), uses(steps, "{debugfs_script}")
+	if !needProto && !needScript {
+		return nil
+	}
+	entries, err := t.entries(ctx)
+	if err != nil {
+		return err
+	}
+	if needProto {
+		ph.protofile = filepath.Join(dir, "protofile")
+		if err := writeProtofile(ph.protofile, t.root, entries); err != nil {
+			return err
+		}
+	}
+	if needScript {
+		ph.debugfsScript = filepath.Join(dir, "debugfs.script")
+		if err := writeDebugfsScript(ph.debugfsScript, entries, b.opts.Epoch); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// fits checks an image a tool sized itself (squashfs, erofs).
+func fits(path string, p plan.Partition) error {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	if fi.Size() > p.Size {
+		return fmt.Errorf("the %s image of %s is %s, larger than its %s partition; enlarge the partition",
+			p.Filesystem.Type, p.Name, units.HumanSize(fi.Size()), units.HumanSize(p.Size))
+	}
+	return nil
+}
+
+// sparseFile creates a file of size bytes that takes no space yet.
+func sparseFile(path string, size int64) error {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	if err := f.Truncate(size); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}

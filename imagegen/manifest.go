@@ -1,0 +1,159 @@
+package imagegen
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/fsbench/fsbench/filesystems"
+	"github.com/fsbench/fsbench/plan"
+)
+
+// ManifestFormat names the manifest's JSON schema.
+const ManifestFormat = "fsbench-manifest/1"
+
+// Manifest describes what a build wrote, for reviewers and for the runs
+// that use the images.
+type Manifest struct {
+	Format      string            `json:"format"`
+	Spec        string            `json:"spec"`
+	Fingerprint string            `json:"fingerprint"`
+	Variant     string            `json:"variant"`
+	Epoch       int64             `json:"source_date_epoch"`
+	Bootargs    string            `json:"bootargs"`
+	Tools       map[string]string `json:"tools"`
+	Images      []ImageManifest   `json:"images"`
+}
+
+// ImageManifest is one image file.
+type ImageManifest struct {
+	File       string              `json:"file"`
+	Size       int64               `json:"size"`
+	SHA256     string              `json:"sha256"`
+	Table      string              `json:"table"`
+	DiskID     string              `json:"disk_id"`
+	Partitions []PartitionManifest `json:"partitions"`
+}
+
+// PartitionManifest is one partition of an image.
+type PartitionManifest struct {
+	Name          string `json:"name"`
+	Number        int    `json:"number"`
+	Offset        int64  `json:"offset"`
+	Size          int64  `json:"size"`
+	UUID          string `json:"uuid"`
+	Type          string `json:"type"`
+	Filesystem    string `json:"filesystem,omitempty"`
+	FSUUID        string `json:"filesystem_uuid,omitempty"`
+	Label         string `json:"label,omitempty"`
+	Deterministic bool   `json:"deterministic"`
+}
+
+func newManifest(p *plan.Plan, v plan.Variant, epoch int64) *Manifest {
+	return &Manifest{Format: ManifestFormat, Spec: p.Spec, Fingerprint: p.Fingerprint, Variant: v.Name,
+		Epoch: epoch, Bootargs: strings.Join(v.Bootargs, " ")}
+}
+
+func imageManifest(img plan.Image, sum string, built []*builtFS) *ImageManifest {
+	im := &ImageManifest{File: img.File, Size: img.Size, SHA256: sum, Table: img.Table, DiskID: img.DiskID}
+	for _, p := range img.Partitions {
+		pm := PartitionManifest{Name: p.Name, Number: p.Number, Offset: p.Offset, Size: p.Size, UUID: p.UUID, Type: p.Type, Deterministic: true}
+		if f := p.Filesystem; f != nil {
+			pm.Filesystem, pm.FSUUID, pm.Label, pm.Deterministic = f.Type, f.UUID, f.Label, f.Deterministic
+		}
+		im.Partitions = append(im.Partitions, pm)
+	}
+	return im
+}
+
+// toolVersions asks every host tool the variant's filesystems use for its
+// version, so that a result can be traced to the exact mkfs that made it.
+func toolVersions(ctx context.Context, v plan.Variant) map[string]string {
+	tools := map[string]bool{}
+	for _, img := range v.Images {
+		for _, p := range img.Partitions {
+			if p.Filesystem == nil {
+				continue
+			}
+			if t, ok := filesystems.Lookup(p.Filesystem.Type); ok {
+				for _, tool := range t.Tools {
+					tools[tool] = true
+				}
+			}
+		}
+	}
+	names := make([]string, 0, len(tools))
+	for t := range tools {
+		names = append(names, t)
+	}
+	sort.Strings(names)
+	out := map[string]string{}
+	for _, t := range names {
+		out[t] = toolVersion(ctx, t)
+	}
+	return out
+}
+
+// toolVersion tries the usual version flags and keeps the first line that
+// names a version; tools disagree on the flag and on stdout vs stderr.
+func toolVersion(ctx context.Context, tool string) string {
+	path, err := exec.LookPath(tool)
+	if err != nil {
+		return "not installed"
+	}
+	for _, flag := range []string{"--version", "-V", "-version"} {
+		ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		out, _ := exec.CommandContext(ctx, path, flag).CombinedOutput()
+		cancel()
+		for _, line := range strings.Split(string(out), "\n") {
+			line = strings.TrimSpace(line)
+			if line != "" && strings.ContainsAny(line, "0123456789") && !strings.Contains(strings.ToLower(line), "usage") &&
+				!strings.Contains(line, "invalid") && !strings.Contains(line, "unrecognized") {
+				return line
+			}
+		}
+	}
+	return "unknown"
+}
+
+// writeJSONAtomic writes v as indented JSON under a temporary name and
+// renames it into place.
+func writeJSONAtomic(path string, v any) error {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	return writeFileAtomic(path, b.Bytes())
+}
+
+func writeFileAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".partial-")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}

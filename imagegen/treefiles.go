@@ -1,0 +1,121 @@
+package imagegen
+
+import (
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/fsbench/fsbench/imagegen/stage"
+)
+
+// File type bits of st_mode.
+const (
+	modeType    = 0o170000
+	modeDir     = 0o040000
+	modeSymlink = 0o120000
+	modeChar    = 0o020000
+	modeBlock   = 0o060000
+	modeFIFO    = 0o010000
+	modeSocket  = 0o140000
+	modeSetuid  = 0o4000
+	modeSetgid  = 0o2000
+)
+
+// writeDebugfsScript writes the script the ext populate step runs: it
+// sets all four timestamps of every path of the staged tree to epoch,
+// because mke2fs -d copies each file's ctime, which no stager can set.
+func writeDebugfsScript(file string, entries []stage.Entry, epoch int64) error {
+	var b strings.Builder
+	for _, e := range entries {
+		p := "/"
+		if e.Path != "." {
+			p += e.Path
+		}
+		for _, f := range []string{"atime", "ctime", "mtime", "crtime"} {
+			fmt.Fprintf(&b, "set_inode_field %q %s %d\n", p, f, epoch)
+		}
+	}
+	return os.WriteFile(file, []byte(b.String()), 0o644)
+}
+
+// writeProtofile describes the staged tree in mkfs.xfs's protofile format
+// (xfsprogs mkfs/proto.c): a boot image line, a block and inode count
+// line, the root directory, then "name type+mode uid gid [source]" per
+// entry, "$" closing each directory. xfsprogs 6.1 has no option to copy a
+// directory, so this is how an xfs filesystem gets its contents. Owners
+// and device numbers come from the staging session's view of the tree,
+// not from the disk, where they are the build user's.
+func writeProtofile(file, root string, entries []stage.Entry) error {
+	children := map[string][]stage.Entry{}
+	var top *stage.Entry
+	for i, e := range entries {
+		if e.Path == "." {
+			top = &entries[i]
+			continue
+		}
+		if strings.ContainsAny(path.Base(e.Path), " \t\n") {
+			return fmt.Errorf("%s: mkfs.xfs protofiles cannot name files with whitespace", e.Path)
+		}
+		dir := path.Dir(e.Path)
+		children[dir] = append(children[dir], e)
+	}
+	if top == nil {
+		return fmt.Errorf("the staged tree has no root entry")
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "/dev/null\n0 0\n%s %d %d\n", protoMode(top.Mode), top.UID, top.GID)
+	protoDir(&b, root, ".", children, 1)
+	b.WriteString("$\n")
+	return os.WriteFile(file, []byte(b.String()), 0o644)
+}
+
+// protoDir writes the entries of dir; entries come sorted by path, so
+// each directory's children are in name order.
+func protoDir(b *strings.Builder, root, dir string, children map[string][]stage.Entry, depth int) {
+	indent := strings.Repeat(" ", depth)
+	for _, e := range children[dir] {
+		fmt.Fprintf(b, "%s%s %s %d %d", indent, path.Base(e.Path), protoMode(e.Mode), e.UID, e.GID)
+		switch e.Mode & modeType {
+		case modeSymlink:
+			fmt.Fprintf(b, " %s\n", e.Target)
+		case modeDir:
+			b.WriteString("\n")
+			protoDir(b, root, e.Path, children, depth+1)
+			fmt.Fprintf(b, "%s$\n", indent)
+		case modeChar, modeBlock:
+			fmt.Fprintf(b, " %d %d\n", e.Major, e.Minor)
+		case modeFIFO, modeSocket:
+			b.WriteString("\n")
+		default:
+			fmt.Fprintf(b, " %s\n", filepath.Join(root, filepath.FromSlash(e.Path)))
+		}
+	}
+}
+
+// protoMode is the protofile's type, setuid, setgid and octal permission
+// field: "-u-755", "d--755", "l--777", "c--666", ...
+func protoMode(mode uint32) string {
+	t := byte('-')
+	switch mode & modeType {
+	case modeDir:
+		t = 'd'
+	case modeSymlink:
+		t = 'l'
+	case modeChar:
+		t = 'c'
+	case modeBlock:
+		t = 'b'
+	case modeFIFO:
+		t = 'p'
+	}
+	u, g := byte('-'), byte('-')
+	if mode&modeSetuid != 0 {
+		u = 'u'
+	}
+	if mode&modeSetgid != 0 {
+		g = 'g'
+	}
+	return fmt.Sprintf("%c%c%c%03o", t, u, g, mode&0o777)
+}
