@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -21,12 +22,20 @@ func runBuild(env *Env, args []string) int {
 	out := fs.String("o", "out", "output directory")
 	variant := fs.String("variant", "", "only this variant")
 	jobs := fs.Int("j", 0, "filesystems built at once (default: one per CPU)")
+	var compress listFlag
+	fs.Var(&compress, "compress", "also write IMAGE.zst or IMAGE.xz (repeatable)")
 	if code, done := parse(fs, args); done {
 		return code
 	}
 	path, code := oneSpec(env, fs, &sf)
 	if code != ExitOK {
 		return code
+	}
+	for _, c := range compress {
+		if !slices.Contains(imagegen.Compressions, c) {
+			fmt.Fprintf(env.Stderr, "fsbench build: -compress %q: use one of %s\n", c, strings.Join(imagegen.Compressions, ", "))
+			return ExitUsage
+		}
 	}
 	epoch, err := sourceDateEpoch(env.Environ)
 	if err != nil {
@@ -45,7 +54,7 @@ func runBuild(env *Env, args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	for _, v := range variants {
-		m, err := imagegen.Build(ctx, p, v, imagegen.Options{OutDir: *out, SpecDir: s.Dir, Epoch: epoch, Jobs: *jobs, Log: env.Log})
+		m, err := imagegen.Build(ctx, p, v, imagegen.Options{OutDir: *out, SpecDir: s.Dir, Epoch: epoch, Jobs: *jobs, Log: env.Log, Compress: compress})
 		if err != nil {
 			fmt.Fprintf(env.Stderr, "fsbench build: variant %s: %s\n", v.Name, err)
 			if ctx.Err() != nil {

@@ -81,6 +81,12 @@ func (b *builder) assemble(ctx context.Context, img plan.Image, built []*builtFS
 	if err := writeBmap(final); err != nil {
 		return nil, fmt.Errorf("block map: %w", err)
 	}
+	for _, format := range b.opts.Compress {
+		b.log.Infof("compressing %s to .%s", img.File, format)
+		if err := compressImage(final, format); err != nil {
+			return nil, err
+		}
+	}
 	if err := syncDir(dir); err != nil {
 		return nil, err
 	}

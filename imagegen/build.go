@@ -26,6 +26,8 @@ type Options struct {
 	Jobs int
 	// Log receives progress and diagnostics; nil discards them.
 	Log *logrus.Logger
+	// Compress lists formats ("zst", "xz") to write beside each image.
+	Compress []string
 }
 
 // builder holds one variant's build.
