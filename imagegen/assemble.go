@@ -64,9 +64,11 @@ func (b *builder) assemble(ctx context.Context, img plan.Image, built []*builtFS
 	if err := tmp.Sync(); err != nil {
 		return nil, err
 	}
-	sum, err := fileSHA256(tmp)
-	if err != nil {
-		return nil, err
+	im := imageManifest(img, built)
+	if b.opts.FullSHA256 {
+		if im.SHA256, err = fileSHA256(tmp); err != nil {
+			return nil, err
+		}
 	}
 	if err := tmp.Close(); err != nil {
 		return nil, err
@@ -78,7 +80,7 @@ func (b *builder) assemble(ctx context.Context, img plan.Image, built []*builtFS
 		return nil, err
 	}
 	keep = true
-	if err := writeBmap(final); err != nil {
+	if im.BmapSHA256, err = writeBmap(final); err != nil {
 		return nil, fmt.Errorf("block map: %w", err)
 	}
 	for _, format := range b.opts.Compress {
@@ -90,7 +92,7 @@ func (b *builder) assemble(ctx context.Context, img plan.Image, built []*builtFS
 	if err := syncDir(dir); err != nil {
 		return nil, err
 	}
-	return imageManifest(img, sum, built), nil
+	return im, nil
 }
 
 // input resolves a path the spec named, relative to the spec.
@@ -137,11 +139,15 @@ func syncDir(dir string) error {
 }
 
 // writeBmap writes IMAGE.bmap beside the image, for `bmaptool copy`,
-// which then writes only the image's data to the card.
-func writeBmap(image string) error {
+// which then writes only the image's data to the card, and returns the
+// map's SHA-256. The map holds the image's size and a checksum of every
+// data range, so its digest identifies the image at the cost of reading
+// only its data, where a plain SHA-256 would also read every hole.
+func writeBmap(image string) (string, error) {
 	var b bytes.Buffer
 	if _, err := bmap.Write(&b, image); err != nil {
-		return err
+		return "", err
 	}
-	return writeFileAtomic(image+".bmap", b.Bytes())
+	sum := sha256.Sum256(b.Bytes())
+	return hex.EncodeToString(sum[:]), writeFileAtomic(image+".bmap", b.Bytes())
 }

@@ -28,6 +28,9 @@ type Options struct {
 	Log *logrus.Logger
 	// Compress lists formats ("zst", "xz") to write beside each image.
 	Compress []string
+	// FullSHA256 also hashes each whole image, holes included: seconds per
+	// GiB that the block map's digest does not need.
+	FullSHA256 bool
 }
 
 // builder holds one variant's build.
@@ -60,6 +63,8 @@ func Build(ctx context.Context, p *plan.Plan, v plan.Variant, opts Options) (*Ma
 	defer os.RemoveAll(work)
 
 	m := newManifest(p, v, opts.Epoch)
+	versions := make(chan map[string]string, 1)
+	go func() { versions <- toolVersions(ctx, v) }() // while the builds run
 	for _, img := range v.Images {
 		im, err := b.image(ctx, img, dir, work)
 		if err != nil {
@@ -67,7 +72,7 @@ func Build(ctx context.Context, p *plan.Plan, v plan.Variant, opts Options) (*Ma
 		}
 		m.Images = append(m.Images, *im)
 	}
-	m.Tools = toolVersions(ctx, v)
+	m.Tools = <-versions
 	if err := writeBootFiles(dir, v); err != nil {
 		return nil, err
 	}

@@ -48,7 +48,7 @@ func build(t *testing.T, specPath string, epoch int64) (*plan.Plan, *Manifest, s
 		t.Fatalf("spec: %s", diags.Error())
 	}
 	out := t.TempDir()
-	m, err := Build(context.Background(), p, p.Variants[0], Options{OutDir: out, SpecDir: s.Dir, Epoch: epoch})
+	m, err := Build(context.Background(), p, p.Variants[0], Options{OutDir: out, SpecDir: s.Dir, Epoch: epoch, FullSHA256: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,11 +236,11 @@ func TestBuildIsReproducible(t *testing.T) {
 	now := time.Now()
 	os.Chtimes(filepath.Join(filepath.Dir(path), "rootfs/etc/hostname"), now, now)
 	_, b, _ := build(t, path, 1700000000)
-	if a.Images[0].SHA256 != b.Images[0].SHA256 {
-		t.Errorf("same inputs, different images: %s vs %s", a.Images[0].SHA256, b.Images[0].SHA256)
+	if a.Images[0].SHA256 != b.Images[0].SHA256 || a.Images[0].BmapSHA256 != b.Images[0].BmapSHA256 {
+		t.Errorf("same inputs, different images: %+v vs %+v", a.Images[0], b.Images[0])
 	}
 	_, c, _ := build(t, path, 1700000001)
-	if c.Images[0].SHA256 == a.Images[0].SHA256 {
+	if c.Images[0].SHA256 == a.Images[0].SHA256 || c.Images[0].BmapSHA256 == a.Images[0].BmapSHA256 {
 		t.Errorf("a different SOURCE_DATE_EPOCH kept the image hash %s", a.Images[0].SHA256)
 	}
 }

@@ -35,7 +35,8 @@ type Manifest struct {
 type ImageManifest struct {
 	File       string              `json:"file"`
 	Size       int64               `json:"size"`
-	SHA256     string              `json:"sha256"`
+	BmapSHA256 string              `json:"bmap_sha256"`      // digest of IMAGE.bmap: size, layout and every data byte
+	SHA256     string              `json:"sha256,omitempty"` // of the whole image, with Options.FullSHA256
 	Table      string              `json:"table"`
 	DiskID     string              `json:"disk_id"`
 	Partitions []PartitionManifest `json:"partitions"`
@@ -60,8 +61,8 @@ func newManifest(p *plan.Plan, v plan.Variant, epoch int64) *Manifest {
 		Epoch: epoch, Bootargs: strings.Join(v.Bootargs, " ")}
 }
 
-func imageManifest(img plan.Image, sum string, built []*builtFS) *ImageManifest {
-	im := &ImageManifest{File: img.File, Size: img.Size, SHA256: sum, Table: img.Table, DiskID: img.DiskID}
+func imageManifest(img plan.Image, built []*builtFS) *ImageManifest {
+	im := &ImageManifest{File: img.File, Size: img.Size, Table: img.Table, DiskID: img.DiskID}
 	for _, p := range img.Partitions {
 		pm := PartitionManifest{Name: p.Name, Number: p.Number, Offset: p.Offset, Size: p.Size, UUID: p.UUID, Type: p.Type, Deterministic: true}
 		if f := p.Filesystem; f != nil {
