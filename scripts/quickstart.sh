@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The main job: installs what fsbench needs on Debian 12, builds it, and
-# runs the quickstart spec. Usage: scripts/quickstart.sh
+# The main job: installs what fsbench needs on Debian 12, builds it,
+# validates the examples, plans the quickstart spec and builds its disk
+# images into out/quickstart. Usage: scripts/quickstart.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
@@ -16,3 +17,6 @@ for f in examples/*.fsb.hcl; do
 done
 log "planning the quickstart"
 bin/fsbench plan examples/quickstart.fsb.hcl
+log "building the quickstart images"
+SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-0} bin/fsbench build -o out/quickstart examples/quickstart.fsb.hcl
+log "images and their manifests are in out/quickstart/<variant>/"
