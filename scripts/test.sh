@@ -23,3 +23,6 @@ go test -count=1 ./...
 fuzztime=${FUZZTIME:-20s}
 log "fuzzing the spec decoder for $fuzztime"
 go test -run '^$' -fuzz '^FuzzLoad$' -fuzztime "$fuzztime" ./spec/
+log "fuzzing the result frame decoder for $fuzztime"
+go test -run '^$' -fuzz '^FuzzDecode$' -fuzztime "$fuzztime" ./resultframe/
+go test -run '^$' -fuzz '^FuzzMutateFrame$' -fuzztime "$fuzztime" ./resultframe/
