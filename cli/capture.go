@@ -1,0 +1,169 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"regexp"
+	"syscall"
+
+	"github.com/fsbench/fsbench/resultframe"
+	"github.com/fsbench/fsbench/serialcap"
+)
+
+func runCapture(env *Env, args []string) int {
+	fs := newFlagSet(env, "capture", "",
+		"Read a serial console and print every line stamped with the time its first byte\narrived, as grabserial does: [seconds-since-base delta] line. Result frames from\nfsbench-runner are decoded into a JSONL results file; corrupted frames are\nreported, never stored. At the end, the boot milestones seen and the time from\nthe root mount to the prompt are printed on stderr.")
+	port := fs.String("port", "", "serial device or pty to read (e.g. /dev/ttyUSB0, /dev/pts/3)")
+	sock := fs.String("unix", "", "QEMU unix-socket chardev to read instead of -port")
+	baud := fs.Int("baud", serialcap.DefaultBaud, "baud rate of -port")
+	rtscts := fs.Bool("rtscts", false, "hardware flow control on -port")
+	reset := fs.String("reset", "", "regexp: restart the time base at a line matching it (anywhere in the line)")
+	quit := fs.String("quit", "", "regexp: stop after a line matching it")
+	timeout := fs.Duration("timeout", 0, "stop after this long (0: until the line hangs up or is interrupted)")
+	logPath := fs.String("log", "", "also write the exact bytes received to this file")
+	results := fs.String("results", "", "append decoded results to this JSONL file")
+	if code, done := parse(fs, args); done {
+		return code
+	}
+	if (*port == "") == (*sock == "") || fs.NArg() != 0 {
+		fmt.Fprintf(env.Stderr, "fsbench capture: give exactly one of -port and -unix\n")
+		return ExitUsage
+	}
+	opts := serialcap.Options{Timeout: *timeout, Out: env.Stdout, Milestones: serialcap.DefaultMilestones()}
+	for _, re := range []struct {
+		flag string
+		dst  **regexp.Regexp
+		text string
+	}{{"-reset", &opts.Reset, *reset}, {"-quit", &opts.Quit, *quit}} {
+		if re.text == "" {
+			continue
+		}
+		r, err := regexp.Compile(re.text)
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "fsbench capture: %s: %s\n", re.flag, err)
+			return ExitUsage
+		}
+		*re.dst = r
+	}
+	var src *os.File
+	var err error
+	if *port != "" {
+		src, err = serialcap.OpenSerial(*port, serialcap.Config{Baud: *baud, RTSCTS: *rtscts})
+	} else {
+		src, err = serialcap.OpenUnix(*sock)
+	}
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "fsbench capture: %s\n", err)
+		return ExitIO
+	}
+	defer src.Close()
+	sink, err := newResultSink(env, *results, *logPath)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "fsbench capture: %s\n", err)
+		return ExitIO
+	}
+	defer sink.close()
+	opts.Raw = sink
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	res, err := serialcap.Capture(ctx, src, opts)
+	sink.finish()
+	if err != nil && ctx.Err() == nil {
+		fmt.Fprintf(env.Stderr, "fsbench capture: %s\n", err)
+		return ExitIO
+	}
+	reportMilestones(env, res)
+	if sink.problems > 0 {
+		fmt.Fprintf(env.Stderr, "fsbench capture: %d corrupted or incomplete result frame(s) rejected\n", sink.problems)
+	}
+	return ExitOK
+}
+
+func reportMilestones(env *Env, res *serialcap.Result) {
+	if res == nil {
+		return
+	}
+	for _, h := range res.Milestones {
+		fmt.Fprintf(env.Stderr, "milestone %-10s at %10.6f s: %s\n", h.Name, h.Abs.Seconds(), h.Line)
+	}
+	if d, err := res.Interval("root-mount", "prompt"); err == nil {
+		fmt.Fprintf(env.Stderr, "root mount to prompt: %.6f s\n", d.Seconds())
+	}
+}
+
+// resultSink receives the raw console bytes: it keeps them in the log
+// file and decodes result frames from them into the results file.
+type resultSink struct {
+	env      *Env
+	log      *os.File
+	results  *os.File
+	enc      *json.Encoder
+	buf      *bufio.Writer
+	dec      *resultframe.Decoder
+	problems int
+}
+
+func newResultSink(env *Env, results, logPath string) (*resultSink, error) {
+	s := &resultSink{env: env, dec: resultframe.NewDecoder()}
+	var err error
+	if logPath != "" {
+		if s.log, err = os.Create(logPath); err != nil {
+			return nil, err
+		}
+	}
+	if results != "" {
+		if s.results, err = os.OpenFile(results, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644); err != nil {
+			return nil, err
+		}
+		s.buf = bufio.NewWriter(s.results)
+		s.enc = json.NewEncoder(s.buf)
+	}
+	return s, nil
+}
+
+func (s *resultSink) Write(b []byte) (int, error) {
+	if s.log != nil {
+		if _, err := s.log.Write(b); err != nil {
+			return 0, err
+		}
+	}
+	s.handle(s.dec.Feed(b))
+	return len(b), nil
+}
+
+func (s *resultSink) handle(events []resultframe.Event) {
+	for _, ev := range events {
+		switch {
+		case ev.Result != nil:
+			if s.enc != nil {
+				_ = s.enc.Encode(ev.Result)
+				_ = s.buf.Flush() // a result on disk survives a crash of the capture
+			}
+		case ev.Problem != nil:
+			s.problems++
+			s.env.Log.Warnf("result frame rejected (%s): %s", ev.Problem.Code, ev.Problem.Message)
+		}
+	}
+}
+
+// finish reports frames left incomplete when the capture stops.
+func (s *resultSink) finish() { s.handle(s.dec.Close()) }
+
+func (s *resultSink) close() {
+	if s.log != nil {
+		s.log.Close()
+	}
+	if s.results != nil {
+		s.buf.Flush()
+		s.results.Sync()
+		s.results.Close()
+	}
+}
+
+var _ io.Writer = (*resultSink)(nil)
