@@ -35,7 +35,9 @@ func btrfsType() *Type {
 	profiles := []string{"single", "dup"}
 	return &Type{
 		Name: "btrfs", Tool: "mkfs.btrfs", Package: "btrfs-progs",
-		Tools:            []string{"mkfs.btrfs", "btrfs"},
+		Tools: []string{"mkfs.btrfs", "btrfs"},
+		Loses: Losses{Devices: true,
+			Why: "mkfs.btrfs 6.2 --rootdir stores device nodes without their major and minor numbers"},
 		Checker:          []string{"btrfs", "check", "--readonly"},
 		Journal:          JournalNone,
 		Populate:         PopulateMkfsFlag,

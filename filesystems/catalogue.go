@@ -112,8 +112,22 @@ type Type struct {
 	// takes.
 	Deterministic bool
 	Note          string
+	// Loses lists what the populate step cannot store, so that a build
+	// refuses such contents instead of changing them silently.
+	Loses Losses
 
 	resolve func(*build)
+}
+
+// Losses are the kinds of staged entries a type's populate step cannot
+// keep. The zero value keeps everything.
+type Losses struct {
+	Symlinks, Devices, FIFOs, Sockets bool
+	// NonBMPNames: names are stored as UCS-2 (FAT long names), so
+	// characters past U+FFFF cannot be kept.
+	NonBMPNames bool
+	// Why explains the loss in an error message.
+	Why string
 }
 
 // catalogue builds the table afresh on each call, so that callers can never

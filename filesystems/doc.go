@@ -26,6 +26,9 @@
 //	{protofile}       an xfs protofile describing {root} (mkfs.xfs -p)
 //	{debugfs_script}  a debugfs script setting atime, ctime, mtime and crtime of
 //	                  every path in {root} to {epoch} (see ext.go for why)
+//	{xfs_mode_fixups} xfs_db arguments ("-c" "path /p" "-c" "write core.mode M"
+//	                  per staged entry with the sticky bit, which protofiles
+//	                  cannot express); a step using it is skipped when none has it
 //	{epoch}           SOURCE_DATE_EPOCH, seconds since 1970
 //
 // Owners, modes and timestamps inside the image come from {root}: the stager

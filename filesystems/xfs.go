@@ -40,7 +40,7 @@ const (
 func xfsType() *Type {
 	return &Type{
 		Name: "xfs", Tool: "mkfs.xfs", Package: "xfsprogs",
-		Tools:            []string{"mkfs.xfs", "xfs_repair"},
+		Tools:            []string{"mkfs.xfs", "xfs_db", "xfs_repair"},
 		Checker:          []string{"xfs_repair", "-n"},
 		Journal:          JournalRequired,
 		Populate:         PopulateProtofile,
@@ -111,6 +111,12 @@ func resolveXFS(b *build) {
 	}
 	b.extra()
 	b.arg("{image}")
+	if s.HasContents {
+		// The protofile's mode field holds three octal digits: no sticky
+		// bit (xfsprogs 6.1 mkfs/proto.c). xfs_db sets it afterwards on
+		// the entries that need it, such as /tmp.
+		b.r.Populate = append(b.r.Populate, Command{Argv: []string{"xfs_db", "-x", "{xfs_mode_fixups}", "{image}"}})
+	}
 }
 
 // xfsData derives the stripe geometry from the erase block and returns the

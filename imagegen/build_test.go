@@ -97,7 +97,7 @@ image "disk" {
       type  = "vfat"
       label = "BOOT"
     }
-    contents { dir = "rootfs" }
+    contents { dir = "rootfs/etc" } # FAT holds no symlinks
   }
   partition "root" {
     size = "64MiB"
@@ -204,7 +204,7 @@ image "disk" {
   partition "boot" {
     size = "32MiB"
     filesystem { type = "vfat" }
-    contents { dir = "rootfs" }
+    contents { dir = "rootfs/etc" } # FAT holds no symlinks
   }
   partition "root" {
     size = "64MiB"

@@ -17,6 +17,7 @@ import (
 // catalogue writes into command lines.
 type placeholders struct {
 	image, root, epoch, protofile, debugfsScript string
+	modeFixups                                   []string // {xfs_mode_fixups}
 }
 
 // expand substitutes the placeholders of c. skip is true for a step that
@@ -25,6 +26,13 @@ type placeholders struct {
 // stays one argument, and nothing reaches a shell.
 func (p placeholders) expand(c filesystems.Command) (argv, env []string, skip bool, err error) {
 	for _, a := range c.Argv {
+		if a == "{xfs_mode_fixups}" {
+			if len(p.modeFixups) == 0 {
+				return nil, nil, true, nil
+			}
+			argv = append(argv, p.modeFixups...)
+			continue
+		}
 		if a == "{root_entries}" {
 			entries, err := os.ReadDir(p.root)
 			if err != nil {

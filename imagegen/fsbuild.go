@@ -45,7 +45,7 @@ func (b *builder) buildFilesystem(ctx context.Context, p plan.Partition, dir str
 
 	ph := placeholders{image: out, root: tree.root, epoch: strconv.FormatInt(b.opts.Epoch, 10)}
 	steps := append([]filesystems.Command{f.Mkfs}, f.Populate...)
-	if err := b.treeFiles(ctx, &ph, steps, tree, dir); err != nil {
+	if err := b.treeFiles(ctx, &ph, typ, steps, tree, dir); err != nil {
 		return nil, err
 	}
 	for _, step := range steps {
@@ -79,17 +79,19 @@ func (b *builder) buildFilesystem(ctx context.Context, p plan.Partition, dir str
 	return built, nil
 }
 
-// treeFiles writes the protofile and the debugfs script when a step reads
-// them.
-func (b *builder) treeFiles(ctx context.Context, ph *placeholders, steps []filesystems.Command, t *tree, dir string) error {
-	needProto, needScript := uses(steps, "{protofile}"), uses(steps, "{debugfs_script}")
-	if !needProto && !needScript {
-		return nil
-	}
+// treeFiles checks the staged tree against what the type keeps, and
+// writes what the steps read about it: the protofile, the debugfs script,
+// the xfs mode fixups.
+func (b *builder) treeFiles(ctx context.Context, ph *placeholders, typ *filesystems.Type, steps []filesystems.Command, t *tree, dir string) error {
 	entries, err := t.entries(ctx)
 	if err != nil {
 		return err
 	}
+	if err := checkLosses(typ, entries); err != nil {
+		return err
+	}
+	needProto, needScript := uses(steps, "{protofile}"), uses(steps, "{debugfs_script}")
+	ph.modeFixups = xfsModeFixups(entries)
 	if needProto {
 		ph.protofile = filepath.Join(dir, "protofile")
 		if err := writeProtofile(ph.protofile, t.root, entries); err != nil {

@@ -21,6 +21,7 @@ const (
 	modeSocket  = 0o140000
 	modeSetuid  = 0o4000
 	modeSetgid  = 0o2000
+	modeSticky  = 0o1000
 )
 
 // writeDebugfsScript writes the script the ext populate step runs: it
@@ -118,4 +119,22 @@ func protoMode(mode uint32) string {
 		g = 'g'
 	}
 	return fmt.Sprintf("%c%c%c%03o", t, u, g, mode&0o777)
+}
+
+// xfsModeFixups returns the xfs_db commands that give sticky entries
+// their full mode: the protofile's mode field has no room for the sticky
+// bit.
+func xfsModeFixups(entries []stage.Entry) []string {
+	var args []string
+	for _, e := range entries {
+		if e.Mode&modeSticky == 0 {
+			continue
+		}
+		p := "/"
+		if e.Path != "." {
+			p += e.Path
+		}
+		args = append(args, "-c", "path "+p, "-c", fmt.Sprintf("write core.mode 0%o", e.Mode))
+	}
+	return args
 }
