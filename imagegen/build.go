@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -44,7 +45,7 @@ type builder struct {
 func Build(ctx context.Context, p *plan.Plan, v plan.Variant, opts Options) (*Manifest, error) {
 	if opts.Log == nil {
 		opts.Log = logrus.New()
-		opts.Log.Out = discard{}
+		opts.Log.Out = io.Discard
 	}
 	if opts.Jobs <= 0 {
 		opts.Jobs = runtime.NumCPU()
@@ -129,7 +130,3 @@ func firstError(errs []error) error {
 	}
 	return canceled
 }
-
-type discard struct{}
-
-func (discard) Write(b []byte) (int, error) { return len(b), nil }

@@ -29,6 +29,10 @@ var (
 func (d *decoder) image(b *hcl.Block, paths *resolver) *Image {
 	c := d.content(b.Body, imageSchema)
 	img := &Image{Name: b.Labels[0], Ranges: newRanges(b.DefRange, c.Attributes)}
+	if !partNameRegex.MatchString(img.Name) {
+		d.errorf(b.LabelRanges[0], "Invalid image name",
+			"An image name starts with a letter or digit and holds only letters, digits, '_', '.' and '-': it names the image file.")
+	}
 	img.Table = d.enum(c.Attributes, "table", "gpt", "Unsupported partition table", "gpt", "mbr")
 	var sizeOK bool
 	img.Size, sizeOK = d.sizeOK(c.Attributes, "size", 0, "Invalid image size")
