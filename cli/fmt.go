@@ -8,6 +8,7 @@ import (
 
 	"github.com/fsbench/fsbench/diag"
 	"github.com/fsbench/fsbench/hclfmt"
+	"github.com/fsbench/fsbench/internal/atomicfile"
 )
 
 func runFmt(env *Env, args []string) int {
@@ -72,7 +73,11 @@ func fmtFile(env *Env, path string, check, showDiff, list bool) int {
 	if check {
 		return ExitChanged
 	}
-	if err := writeFileAtomic(path, out); err != nil {
+	mode := os.FileMode(0o644)
+	if fi, err := os.Stat(path); err == nil {
+		mode = fi.Mode().Perm() // formatting keeps the file's permissions
+	}
+	if err := atomicfile.WriteFile(path, out, mode); err != nil {
 		fmt.Fprintf(env.Stderr, "fsbench fmt: %s\n", err)
 		return ExitIO
 	}

@@ -11,26 +11,21 @@ import (
 	"path/filepath"
 
 	"github.com/fsbench/fsbench/imagegen/bmap"
+	"github.com/fsbench/fsbench/internal/atomicfile"
 	"github.com/fsbench/fsbench/plan"
 )
 
 // assemble writes the image: a sparse file of the exact size, the
 // partition table, each partition's content at its offset, and the raw
 // regions. It is written under a temporary name and renamed into place
-// only once complete and synced.
+// only once complete and synced (atomicfile).
 func (b *builder) assemble(ctx context.Context, img plan.Image, built []*builtFS, dir string) (*ImageManifest, error) {
 	final := filepath.Join(dir, img.File)
-	tmp, err := os.CreateTemp(dir, "."+img.File+".partial-")
+	tmp, err := atomicfile.Create(final, 0o644)
 	if err != nil {
 		return nil, err
 	}
-	keep := false
-	defer func() {
-		if !keep {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
+	defer tmp.Abort()
 	if err := tmp.Truncate(img.Size); err != nil {
 		return nil, err
 	}
@@ -47,39 +42,29 @@ func (b *builder) assemble(ctx context.Context, img plan.Image, built []*builtFS
 		if src == "" {
 			continue // a partition left empty on purpose
 		}
-		if err := copyFileAt(tmp, p.Offset, src, p.Size); err != nil {
+		if err := copyFileAt(tmp.File, p.Offset, src, p.Size); err != nil {
 			return nil, fmt.Errorf("partition %s: %w", p.Name, err)
 		}
 	}
 	for _, r := range img.Raw {
-		if err := copyFileAt(tmp, r.Offset, b.input(r.File), r.Size); err != nil {
+		if err := copyFileAt(tmp.File, r.Offset, b.input(r.File), r.Size); err != nil {
 			return nil, fmt.Errorf("raw region %s: %w", r.Name, err)
 		}
 	}
 	// The table goes last: a raw region may carry boot code in the first
 	// sector, which the table must not lose, and must not overwrite.
-	if err := writeTable(tmp, img); err != nil {
+	if err := writeTable(tmp.File, img); err != nil {
 		return nil, fmt.Errorf("partition table: %w", err)
-	}
-	if err := tmp.Sync(); err != nil {
-		return nil, err
 	}
 	im := imageManifest(img, built)
 	if b.opts.FullSHA256 {
-		if im.SHA256, err = fileSHA256(tmp); err != nil {
+		if im.SHA256, err = fileSHA256(tmp.File); err != nil {
 			return nil, err
 		}
 	}
-	if err := tmp.Close(); err != nil {
+	if err := tmp.Commit(); err != nil {
 		return nil, err
 	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return nil, err
-	}
-	if err := os.Rename(tmp.Name(), final); err != nil {
-		return nil, err
-	}
-	keep = true
 	if im.BmapSHA256, err = writeBmap(final); err != nil {
 		return nil, fmt.Errorf("block map: %w", err)
 	}
@@ -88,9 +73,6 @@ func (b *builder) assemble(ctx context.Context, img plan.Image, built []*builtFS
 		if err := compressImage(final, format); err != nil {
 			return nil, err
 		}
-	}
-	if err := syncDir(dir); err != nil {
-		return nil, err
 	}
 	return im, nil
 }
@@ -129,15 +111,6 @@ func fileSHA256(f *os.File) (string, error) {
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
-}
-
 // writeBmap writes IMAGE.bmap beside the image, for `bmaptool copy`,
 // which then writes only the image's data to the card, and returns the
 // map's SHA-256. The map holds the image's size and a checksum of every
@@ -149,5 +122,5 @@ func writeBmap(image string) (string, error) {
 		return "", err
 	}
 	sum := sha256.Sum256(b.Bytes())
-	return hex.EncodeToString(sum[:]), writeFileAtomic(image+".bmap", b.Bytes())
+	return hex.EncodeToString(sum[:]), atomicfile.WriteFile(image+".bmap", b.Bytes(), 0o644)
 }

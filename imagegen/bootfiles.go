@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/fsbench/fsbench/internal/atomicfile"
 	"github.com/fsbench/fsbench/plan"
 )
 
@@ -25,7 +26,7 @@ func writeBootFiles(dir string, v plan.Variant) error {
 		files["cmdline.txt"] = strings.Join(v.Bootargs, " ") + "\n"
 	}
 	for name, content := range files {
-		if err := writeFileAtomic(filepath.Join(dir, name), []byte(content)); err != nil {
+		if err := atomicfile.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
 			return err
 		}
 	}

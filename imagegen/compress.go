@@ -5,10 +5,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/klauspost/compress/zstd"
 	"github.com/ulikunitz/xz"
+
+	"github.com/fsbench/fsbench/internal/atomicfile"
 )
 
 // Compressions are the formats -compress accepts.
@@ -24,33 +25,19 @@ func compressImage(image, format string) error {
 		return err
 	}
 	defer src.Close()
-	final := image + "." + format
-	tmp, err := os.CreateTemp(filepath.Dir(image), "."+filepath.Base(final)+".partial-")
+	out, err := atomicfile.Create(image+"."+format, 0o644)
 	if err != nil {
 		return err
 	}
-	defer os.Remove(tmp.Name())
-	buf := bufio.NewWriterSize(tmp, 1<<20)
+	defer out.Abort()
+	buf := bufio.NewWriterSize(out, 1<<20)
 	if err := encode(buf, src, format); err != nil {
-		tmp.Close()
-		return fmt.Errorf("%s: %w", final, err)
+		return fmt.Errorf("%s: %w", out.Name(), err)
 	}
 	if err := buf.Flush(); err != nil {
-		tmp.Close()
 		return err
 	}
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), final)
+	return out.Commit()
 }
 
 func encode(w io.Writer, r io.Reader, format string) error {
