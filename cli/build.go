@@ -17,7 +17,7 @@ import (
 
 func runBuild(env *Env, args []string) int {
 	fs := newFlagSet(env, "build", "SPEC",
-		"Build the disk images of every variant (or one) into OUT/<variant>/: the image,\nits manifest.json, bootargs.txt, fstab and the bootloader file the board expects.\nTimestamps come from SOURCE_DATE_EPOCH (0 when unset), so the same spec and\ninputs give bit-identical images. An interrupted build leaves no image behind.")
+		"Build the disk images of every variant (or one) into OUT/<variant>/: the image,\nits manifest.json, bootargs.txt, fstab and the bootloader file the board expects.\nTimestamps come from SOURCE_DATE_EPOCH (1980-01-01 when unset), so the same\nspec and inputs give bit-identical images. An interrupted build leaves no image behind.")
 	var sf specFlags
 	sf.register(fs)
 	out := fs.String("o", "out", "output directory")
@@ -122,13 +122,18 @@ func selectVariants(env *Env, p *plan.Plan, name string) ([]plan.Variant, int) {
 	return nil, ExitUsage
 }
 
+// defaultEpoch is 1980-01-01T00:00:00Z, the FAT epoch: the earliest time
+// every filesystem fsbench builds can store (FAT cannot store 1970, and
+// mtools then writes 2098).
+const defaultEpoch = 315532800
+
 // sourceDateEpoch reads SOURCE_DATE_EPOCH as the reproducible-builds
-// specification defines it; unset means 0, so that builds are
-// reproducible by default.
+// specification defines it. Unset, it is defaultEpoch rather than the
+// current time, so that builds are reproducible by default.
 func sourceDateEpoch(environ []string) (int64, error) {
 	v := lookupEnv(environ, "SOURCE_DATE_EPOCH")
 	if v == "" {
-		return 0, nil
+		return defaultEpoch, nil
 	}
 	n, err := strconv.ParseInt(v, 10, 64)
 	if err != nil || n < 0 {

@@ -18,5 +18,5 @@ done
 log "planning the quickstart"
 bin/fsbench plan examples/quickstart.fsb.hcl
 log "building the quickstart images"
-SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-0} bin/fsbench build -o out/quickstart examples/quickstart.fsb.hcl
+bin/fsbench build -o out/quickstart examples/quickstart.fsb.hcl
 log "images and their manifests are in out/quickstart/<variant>/"
