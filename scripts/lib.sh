@@ -80,5 +80,5 @@ ensure_go() {
 FSBENCH_TOOL_PACKAGES=(
 	e2fsprogs btrfs-progs f2fs-tools xfsprogs nilfs-tools dosfstools mtools
 	squashfs-tools erofs-utils fdisk gdisk bmap-tools diffutils
-	fakeroot attr xz-utils zstd qemu-system-x86 qemu-utils
+	fakeroot attr xz-utils zstd qemu-system-x86 qemu-utils cpio
 )
