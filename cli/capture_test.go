@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/sirupsen/logrus"
 	"golang.org/x/sys/unix"
 
 	"github.com/fsbench/fsbench/resultframe"
@@ -124,4 +126,31 @@ func waitRaw(t *testing.T, master *os.File) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	t.Fatal("capture never configured the pty")
+}
+
+// TestProgressOnlyOnATerminal: build progress (info) reaches a terminal,
+// not a pipe or CI.
+func TestProgressOnlyOnATerminal(t *testing.T) {
+	_, slave := openPTY(t)
+	tty, err := os.OpenFile(slave, os.O_RDWR|unix.O_NOCTTY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tty.Close()
+	var pipe strings.Builder
+	for _, c := range []struct {
+		name    string
+		w       io.Writer
+		environ []string
+		want    logrus.Level
+	}{
+		{"terminal", tty, nil, logrus.InfoLevel},
+		{"terminal in CI", tty, []string{"CI=true"}, logrus.WarnLevel},
+		{"pipe", &pipe, nil, logrus.WarnLevel},
+		{"FSBENCH_LOG wins", &pipe, []string{"FSBENCH_LOG=debug"}, logrus.DebugLevel},
+	} {
+		if got := newLogger(c.w, c.environ).Level; got != c.want {
+			t.Errorf("%s: level %v, want %v", c.name, got, c.want)
+		}
+	}
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/sirupsen/logrus"
+	"golang.org/x/sys/unix"
 )
 
 // Exit codes, by category. Scripts may rely on them.
@@ -97,11 +98,16 @@ func usage(w io.Writer) {
 }
 
 // newLogger builds the command's logger: diagnostics on stderr, level
-// from FSBENCH_LOG (error, warn, info, debug, trace; default warn).
+// from FSBENCH_LOG (error, warn, info, debug, trace). Without it, a
+// terminal gets progress (info) and anything else, CI included, only
+// warnings.
 func newLogger(stderr io.Writer, environ []string) *logrus.Logger {
 	log := logrus.New()
 	log.Out = stderr
 	log.Level = logrus.WarnLevel
+	if isTerminal(stderr) && lookupEnv(environ, "CI") == "" {
+		log.Level = logrus.InfoLevel
+	}
 	log.Formatter = &logrus.TextFormatter{DisableTimestamp: true}
 	if lvl := lookupEnv(environ, "FSBENCH_LOG"); lvl != "" {
 		if l, err := logrus.ParseLevel(lvl); err == nil {
@@ -143,4 +149,14 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// isTerminal reports whether w is a terminal, where progress is welcome.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
+	return err == nil
 }
