@@ -66,27 +66,6 @@ func needFS(t *testing.T, types ...string) {
 	}
 }
 
-// extract copies one partition out of an image, as a board's kernel sees
-// it, so that the filesystem's own checker can read it.
-func extract(t *testing.T, image string, p PartitionManifest) string {
-	t.Helper()
-	src, err := os.Open(image)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer src.Close()
-	path := filepath.Join(t.TempDir(), p.Name+".img")
-	dst, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer dst.Close()
-	if _, err := io.Copy(dst, io.NewSectionReader(src, p.Offset, p.Size)); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
-
 const everyFS = `
 image "disk" {
   size  = "1200MiB"
@@ -169,13 +148,13 @@ func TestBuildEveryFilesystem(t *testing.T) {
 		if typ.Checker == nil {
 			continue
 		}
-		part := extract(t, image, p)
+		part := extract(t, image, p.Name, p.Offset, p.Size)
 		argv := append(append([]string(nil), typ.Checker...), part)
 		if out, err := exec.Command(argv[0], argv[1:]...).CombinedOutput(); err != nil {
 			t.Errorf("%s on partition %s: %v\n%s", strings.Join(typ.Checker, " "), p.Name, err, out)
 		}
 	}
-	root := extract(t, image, img.Partitions[1])
+	root := extract(t, image, img.Partitions[1].Name, img.Partitions[1].Offset, img.Partitions[1].Size)
 	if got := run(t, "debugfs", "-R", "cat /etc/hostname", root); !strings.Contains(got, "board") {
 		t.Errorf("/etc/hostname in ext4 = %q", got)
 	}

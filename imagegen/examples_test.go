@@ -268,7 +268,7 @@ func compareReadback(t *testing.T, img plan.Image, part plan.Partition, a, b str
 // readPartition lists one partition of image, extracted to a sparse file.
 func readPartition(t *testing.T, image string, part plan.Partition) readback.Listing {
 	t.Helper()
-	path := extractSparse(t, image, part)
+	path := extract(t, image, part.Name, part.Offset, part.Size)
 	l, err := readback.List(context.Background(), part.Filesystem.Type, path)
 	if err != nil {
 		t.Fatal(err)
@@ -279,35 +279,35 @@ func readPartition(t *testing.T, image string, part plan.Partition) readback.Lis
 	return l
 }
 
-// extractSparse copies one partition out of an image like extract, but
-// leaves all-zero megabytes as holes: the examples' partitions are up to
-// 1GiB and mostly empty.
-func extractSparse(t *testing.T, image string, p plan.Partition) string {
+// extract copies one partition out of an image, as a board's kernel sees
+// it, so that the filesystem's own tools can read it. All-zero megabytes
+// stay holes: partitions are up to 1GiB and mostly empty.
+func extract(t *testing.T, image, name string, offset, size int64) string {
 	t.Helper()
 	src, err := os.Open(image)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer src.Close()
-	path := filepath.Join(t.TempDir(), p.Name+".img")
+	path := filepath.Join(t.TempDir(), name+".img")
 	dst, err := os.Create(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer dst.Close()
-	if err := dst.Truncate(p.Size); err != nil {
+	if err := dst.Truncate(size); err != nil {
 		t.Fatal(err)
 	}
 	buf := make([]byte, 1<<20)
 	zero := make([]byte, len(buf))
-	err = eachRange(src, p.Offset, p.Size, func(start, end int64, data bool) error {
+	err = eachRange(src, offset, size, func(start, end int64, data bool) error {
 		for pos := start; data && pos < end; {
 			n := min(int64(len(buf)), end-pos)
 			if _, err := src.ReadAt(buf[:n], pos); err != nil {
 				return err
 			}
 			if !bytes.Equal(buf[:n], zero[:n]) {
-				if _, err := dst.WriteAt(buf[:n], pos-p.Offset); err != nil {
+				if _, err := dst.WriteAt(buf[:n], pos-offset); err != nil {
 					return err
 				}
 			}
@@ -408,7 +408,7 @@ func TestImageDigestsReadHolesAsZeros(t *testing.T) {
 		t.Errorf("outside: digest %s, want %s", got.outside, want)
 	}
 	for _, p := range img.Partitions {
-		part, err := os.ReadFile(extractSparse(t, path, p))
+		part, err := os.ReadFile(extract(t, path, p.Name, p.Offset, p.Size))
 		if err != nil {
 			t.Fatal(err)
 		}

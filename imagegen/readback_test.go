@@ -348,7 +348,7 @@ func TestPopulationReadsBack(t *testing.T) {
 				}
 				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 				defer cancel()
-				got, err := readback.List(ctx, p.Filesystem, extract(t, image, p))
+				got, err := readback.List(ctx, p.Filesystem, extract(t, image, p.Name, p.Offset, p.Size))
 				if err != nil {
 					t.Fatal(err)
 				}
