@@ -132,36 +132,20 @@ func durationParam(p Params, name string) (time.Duration, bool) {
 	return d, err == nil
 }
 
-// intList returns the int64 values of a sweep, a list or a single value.
-func intList(p Params, name string) []int64 {
-	var out []int64
+// listOf returns the values of type T of a sweep, a list or a single value.
+func listOf[T any](p Params, name string) []T {
+	var out []T
 	for _, v := range asList(p[name]) {
-		if n, ok := v.(int64); ok {
-			out = append(out, n)
-		}
-	}
-	return out
-}
-
-func stringList(p Params, name string) []string {
-	var out []string
-	for _, v := range asList(p[name]) {
-		if s, ok := v.(string); ok {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-func floatList(p Params, name string) []float64 {
-	var out []float64
-	for _, v := range asList(p[name]) {
-		if x, ok := v.(float64); ok {
+		if x, ok := v.(T); ok {
 			out = append(out, x)
 		}
 	}
 	return out
 }
+
+func intList(p Params, name string) []int64     { return listOf[int64](p, name) }
+func stringList(p Params, name string) []string { return listOf[string](p, name) }
+func floatList(p Params, name string) []float64 { return listOf[float64](p, name) }
 
 // wholeSeconds reports a duration that an interface counting in whole
 // seconds (the watchdog ioctl, dm-flakey's table) cannot take.
