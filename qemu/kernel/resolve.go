@@ -1,16 +1,14 @@
 package kernel
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"regexp"
-	"slices"
 	"strings"
 
 	"github.com/sirupsen/logrus"
+
+	"github.com/fsbench/fsbench/debian"
 )
 
 // Version identifies one Debian kernel package exactly. It is what a result
@@ -40,7 +38,7 @@ func (v Version) aptName() string {
 // ErrForeignArchNotConfigured is returned by Resolve for an architecture that
 // dpkg does not know on this host. Adding it changes the host's apt
 // configuration, which this package never does on its own.
-var ErrForeignArchNotConfigured = errors.New("foreign architecture not configured in dpkg")
+var ErrForeignArchNotConfigured = debian.ErrForeignArchNotConfigured
 
 var debArch = map[string]string{
 	"x86_64":  "amd64",
@@ -62,22 +60,15 @@ func Resolve(ctx context.Context, log logrus.FieldLogger, arch string) (Version,
 	if da == "arm64" {
 		canon = "arm64"
 	}
-	if err := checkArch(ctx, da); err != nil {
-		return Version{}, err
+	if err := debian.CheckArch(ctx, da); err != nil {
+		return Version{}, fmt.Errorf("kernel: %w", err)
 	}
 	v := Version{Arch: canon, DebArch: da, Metapackage: "linux-image-" + da}
 	metaName := v.Metapackage + ":" + da
 
-	fields, err := aptShow(ctx, metaName)
-	if errors.Is(err, errNoPackage) {
-		log.Warnf("kernel: apt knows no %s; running apt-get update once to fetch package lists", metaName)
-		if _, uerr := run(ctx, "", "apt-get", "update"); uerr != nil {
-			return Version{}, fmt.Errorf("kernel: apt-get update: %w", classify(uerr))
-		}
-		fields, err = aptShow(ctx, metaName)
-	}
+	fields, err := debian.Show(ctx, log, metaName)
 	if err != nil {
-		return Version{}, fmt.Errorf("kernel: resolving %s: %w", metaName, err)
+		return Version{}, fmt.Errorf("kernel: %w", err)
 	}
 	v.Package, v.PackageVersion, err = kernelDep(fields["Depends"], da)
 	if err != nil {
@@ -86,7 +77,7 @@ func Resolve(ctx context.Context, log logrus.FieldLogger, arch string) (Version,
 	if v.PackageVersion == "" {
 		// The metapackage has always pinned "(= version)"; if that ever
 		// changes, ask for the concrete package's candidate instead.
-		f, err := aptShow(ctx, v.aptName())
+		f, err := debian.Show(ctx, log, v.aptName())
 		if err != nil {
 			return Version{}, fmt.Errorf("kernel: resolving %s: %w", v.Package, err)
 		}
@@ -96,61 +87,6 @@ func Resolve(ctx context.Context, log logrus.FieldLogger, arch string) (Version,
 		return Version{}, fmt.Errorf("kernel: no version for %s", v.Package)
 	}
 	return v, nil
-}
-
-// checkArch makes sure apt can serve packages for da without changing the
-// host: native always works, a foreign one only after a one-time setup by
-// the administrator.
-func checkArch(ctx context.Context, da string) error {
-	out, err := run(ctx, "", "dpkg", "--print-architecture")
-	if err != nil {
-		return fmt.Errorf("kernel: %w", err)
-	}
-	host := strings.TrimSpace(string(out))
-	if da == host {
-		return nil
-	}
-	out, err = run(ctx, "", "dpkg", "--print-foreign-architectures")
-	if err != nil {
-		return fmt.Errorf("kernel: %w", err)
-	}
-	if slices.Contains(strings.Fields(string(out)), da) {
-		return nil
-	}
-	return fmt.Errorf("kernel: %w: Debian's %s kernel needs the %s package lists on this %s host; "+
-		"run once, as root: dpkg --add-architecture %s && apt-get update "+
-		"(fsbench does not change the host's apt configuration itself)",
-		ErrForeignArchNotConfigured, da, da, host, da)
-}
-
-var errNoPackage = errors.New("no such package known to apt")
-
-// aptShow returns the control fields of the candidate version of pkg.
-func aptShow(ctx context.Context, pkg string) (map[string]string, error) {
-	out, err := run(ctx, "", "apt-cache", "show", "--no-all-versions", pkg)
-	if err != nil {
-		var ce *cmdError
-		if errors.As(err, &ce) && strings.Contains(ce.stderr, "No packages found") {
-			return nil, errNoPackage
-		}
-		return nil, err
-	}
-	fields := map[string]string{}
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		if line == "" {
-			break // only the first stanza: the candidate
-		}
-		if k, val, ok := strings.Cut(line, ":"); ok && !strings.HasPrefix(line, " ") {
-			fields[k] = strings.TrimSpace(val)
-		}
-	}
-	if len(fields) == 0 {
-		return nil, errNoPackage
-	}
-	return fields, nil
 }
 
 // kernelDepRE matches the one dependency of linux-image-<arch> that is a real
@@ -172,17 +108,4 @@ func kernelDep(depends, da string) (pkg, ver string, err error) {
 
 // ErrUnreachable marks failures where apt could not reach the mirror, as
 // opposed to a package or version that does not exist.
-var ErrUnreachable = errors.New("apt cannot reach the Debian mirror")
-
-func classify(err error) error {
-	var ce *cmdError
-	if errors.As(err, &ce) {
-		for _, s := range []string{"Temporary failure resolving", "Could not connect", "Unable to connect",
-			"Could not resolve", "Connection timed out", "Network is unreachable", "Failed to fetch"} {
-			if strings.Contains(ce.stderr, s) {
-				return fmt.Errorf("%w: %w", ErrUnreachable, err)
-			}
-		}
-	}
-	return err
-}
+var ErrUnreachable = debian.ErrUnreachable

@@ -24,12 +24,17 @@ import (
 //     note. Measured with QEMU 7.2 TCG on q35: 4.2 s to the no-root panic
 //     instead of 10 s with the bzImage (see TestBootTime). microvm did not
 //     reach the panic with console=ttyS0 and is not known to work yet.
-//   - arm64: Debian's vmlinuz is a gzip-compressed Image; the result is the
-//     raw Image, which QEMU's -kernel takes directly.
+//   - arm64: Debian 12's vmlinuz is already the raw Image (32 MB, the
+//     "ARM\x64" magic at offset 0x38; CONFIG_EFI_ZBOOT is off), which is
+//     returned as it is, without a copy. A gzip-compressed Image, as other
+//     releases ship, is decompressed into dir.
 func (k *Kernel) Uncompressed(ctx context.Context, dir string) (string, error) {
 	out := filepath.Join(dir, "vmlinux-"+k.Release)
 	if k.DebArch == "arm64" {
 		out = filepath.Join(dir, "Image-"+k.Release)
+		if isArm64Image(k.Image) {
+			return k.Image, nil
+		}
 	}
 	if _, err := os.Stat(out); err == nil {
 		return out, nil
@@ -41,6 +46,9 @@ func (k *Kernel) Uncompressed(ctx context.Context, dir string) (string, error) {
 	var raw []byte
 	if k.DebArch == "arm64" {
 		raw, err = gunzip(img)
+		if err == nil && (len(raw) < 0x40 || !bytes.Equal(raw[0x38:0x3c], arm64Magic)) {
+			err = errors.New("the decompressed file is not an arm64 Image")
+		}
 	} else {
 		raw, err = extractVmlinux(ctx, img)
 		if err == nil && !hasPVHNote(raw) {
@@ -163,6 +171,21 @@ func hasPVHNote(b []byte) bool {
 		}
 	}
 	return false
+}
+
+// arm64Magic is the magic of the arm64 Image header at offset 0x38
+// (Documentation/arch/arm64/booting.rst).
+var arm64Magic = []byte("ARM\x64")
+
+func isArm64Image(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	b := make([]byte, 4)
+	_, err = f.ReadAt(b, 0x38)
+	return err == nil && bytes.Equal(b, arm64Magic)
 }
 
 func align4(n uint32) uint64 { return (uint64(n) + 3) &^ 3 }

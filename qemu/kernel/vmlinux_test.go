@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"debug/elf"
+	"errors"
 	"os"
 	"os/exec"
 	"strings"
@@ -86,5 +87,35 @@ func TestBootsInQEMU(t *testing.T) {
 			}
 			t.Logf("%s %s: kernel panic after %v", machine, img, elapsed.Round(10*time.Millisecond))
 		}
+	}
+}
+
+// TestUncompressedArm64 checks that Debian's arm64 kernel, whose vmlinuz
+// is already a raw Image, is handed back as it is.
+func TestUncompressedArm64(t *testing.T) {
+	ctx := context.Background()
+	v, err := Resolve(ctx, testLog(t), "arm64")
+	if errors.Is(err, ErrForeignArchNotConfigured) || errors.Is(err, ErrUnreachable) {
+		t.Skip(err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := Fetch(ctx, testLog(t), testCacheDir(), v)
+	if errors.Is(err, ErrUnreachable) {
+		t.Skip(err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := k.Uncompressed(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !isArm64Image(p) {
+		t.Errorf("%s is not an arm64 Image", p)
+	}
+	if b, _ := os.ReadFile(k.Image); b[0] == 0x1f && p == k.Image {
+		t.Errorf("gzip-compressed %s returned as it is", k.Image)
 	}
 }

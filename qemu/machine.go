@@ -1,0 +1,219 @@
+package qemu
+
+import (
+	"errors"
+	"fmt"
+	"math/bits"
+	"os"
+	"slices"
+	"strings"
+)
+
+// Machine describes one VM.
+type Machine struct {
+	// Arch is "x86_64" (q35) or "aarch64" (virt); "arm64" is taken as
+	// "aarch64". Empty means x86_64.
+	Arch string
+	// Kernel is the kernel file QEMU loads with -kernel: on x86_64 a
+	// bzImage or, faster under TCG, the PVH vmlinux (see BootKernel); on
+	// aarch64 an Image.
+	Kernel string
+	Initrd string // optional initramfs
+	// Append is the kernel command line. console=ttyS0 (x86_64) or
+	// console=ttyAMA0 (aarch64) is put first unless it holds a console=
+	// already, since the serial console is the only output there is.
+	Append []string
+	Disks  []Disk
+	// MemoryMiB is the guest RAM, 512 when 0. CPUs is 1 when 0: under TCG
+	// every vCPU is a host thread, and tests boot VMs side by side.
+	MemoryMiB int
+	CPUs      int
+	// Watchdog adds an emulated Intel 6300ESB (a PCI device, so on both
+	// architectures; its driver is the i6300esb module) and tells QEMU to
+	// reset the machine when it fires (-action watchdog=reset).
+	Watchdog bool
+	// Accel is "auto" (or empty), "kvm" or "tcg". "auto" uses KVM when
+	// ProbeKVM says it works for this architecture.
+	Accel string
+	// NoReboot makes a guest reboot end QEMU (-no-reboot) instead of
+	// resetting the machine.
+	NoReboot bool
+}
+
+// Disk is one disk image attached to the machine.
+type Disk struct {
+	Path string
+	// Format is "raw" (or empty): the images fsbench builds are raw.
+	Format string
+	// Interface is "virtio" (or empty; the guest sees vda, vdb, ... in
+	// order), "nvme" (nvme0n1, nvme1n1, ...) or "sd" (an SD card behind
+	// an SDHCI PCI controller: mmcblk0; one at most).
+	Interface string
+}
+
+// Interfaces of a Disk.
+const (
+	Virtio = "virtio"
+	NVMe   = "nvme"
+	SD     = "sd"
+)
+
+// normalized returns m with its defaults filled in, or the first thing
+// QEMU would refuse, said in terms of the Machine.
+func (m Machine) normalized() (Machine, error) {
+	switch m.Arch {
+	case "", "x86_64", "amd64":
+		m.Arch = "x86_64"
+	case "aarch64", "arm64":
+		m.Arch = "aarch64"
+	default:
+		return m, fmt.Errorf("qemu: architecture %q: want x86_64 or aarch64", m.Arch)
+	}
+	switch m.Accel {
+	case "":
+		m.Accel = "auto"
+	case "auto", "kvm", "tcg":
+	default:
+		return m, fmt.Errorf("qemu: accelerator %q: want auto, kvm or tcg", m.Accel)
+	}
+	if m.MemoryMiB == 0 {
+		m.MemoryMiB = 512
+	}
+	if m.CPUs == 0 {
+		m.CPUs = 1
+	}
+	if m.MemoryMiB < 64 || m.CPUs < 1 || m.CPUs > 64 {
+		return m, fmt.Errorf("qemu: %d MiB and %d CPUs: want at least 64 MiB and 1 to 64 CPUs", m.MemoryMiB, m.CPUs)
+	}
+	for _, p := range []struct{ what, path string }{{"kernel", m.Kernel}, {"initrd", m.Initrd}} {
+		if p.path == "" && p.what == "initrd" {
+			continue
+		}
+		if fi, err := os.Stat(p.path); err != nil || !fi.Mode().IsRegular() {
+			return m, fmt.Errorf("qemu: %s %q is not a readable file", p.what, p.path)
+		}
+	}
+	for _, a := range m.Append {
+		if strings.ContainsAny(a, "\n\x00") {
+			return m, fmt.Errorf("qemu: kernel parameter %q contains a newline or NUL", a)
+		}
+	}
+	m.Disks = slices.Clone(m.Disks)
+	sds := 0
+	for i := range m.Disks {
+		d := &m.Disks[i]
+		if d.Interface == "" {
+			d.Interface = Virtio
+		}
+		if d.Format == "" {
+			d.Format = "raw"
+		}
+		if err := d.check(); err != nil {
+			return m, fmt.Errorf("qemu: disk %d (%s): %w", i, d.Path, err)
+		}
+		if d.Interface == SD {
+			sds++
+		}
+	}
+	if sds > 1 {
+		return m, errors.New("qemu: more than one SD card: each needs an SDHCI controller of its own, and QEMU names all their buses alike")
+	}
+	return m, nil
+}
+
+func (d Disk) check() error {
+	if d.Format != "raw" {
+		return fmt.Errorf("format %q: only raw images are supported", d.Format)
+	}
+	fi, err := os.Stat(d.Path)
+	if err != nil {
+		return err
+	}
+	if !fi.Mode().IsRegular() {
+		return errors.New("not a regular file")
+	}
+	switch d.Interface {
+	case Virtio, NVMe:
+	case SD:
+		// QEMU's sd-card refuses other sizes ("Invalid SD card size"),
+		// because the card's CSD register encodes the capacity that way.
+		if size := fi.Size(); size <= 0 || size&(size-1) != 0 {
+			next := int64(1) << bits.Len64(uint64(size))
+			return fmt.Errorf("QEMU's emulated SD card needs an image whose size is a power of two; this one is %d bytes "+
+				"(grow it to %d bytes, e.g. truncate -s %d, or build the image with that size)", size, next, next)
+		}
+	default:
+		return fmt.Errorf("interface %q: want virtio, nvme or sd", d.Interface)
+	}
+	return nil
+}
+
+// consoleDevice is the guest's name for the serial port that carries the
+// console.
+func (m Machine) consoleDevice() string {
+	if m.Arch == "aarch64" {
+		return "ttyAMA0"
+	}
+	return "ttyS0"
+}
+
+// cmdline is the kernel command line QEMU passes: Append, after a
+// console= for the serial port unless Append names a console itself.
+func (m Machine) cmdline() string {
+	params := m.Append
+	if !slices.ContainsFunc(params, func(p string) bool { return strings.HasPrefix(p, "console=") }) {
+		params = append([]string{"console=" + m.consoleDevice()}, params...)
+	}
+	return strings.Join(params, " ")
+}
+
+// fsModules are the modules a root filesystem needs besides its own: the
+// crypto algorithms it allocates at mount time (their soft dependencies,
+// which Kernel.ModuleClosure does not follow) and the character sets.
+var fsModules = map[string][]string{
+	"ext4":   {"crc32c_generic"},
+	"ext3":   {"crc32c_generic"},
+	"ext2":   {"crc32c_generic"},
+	"xfs":    {"crc32c_generic"},
+	"btrfs":  {"crc32c_generic"},
+	"f2fs":   {"crc32_generic"},
+	"vfat":   {"nls_cp437", "nls_ascii", "nls_utf8"},
+	"nilfs2": nil,
+}
+
+// Modules returns the names of the kernel modules an initramfs needs to
+// boot m with root filesystems of the given types: the drivers of the
+// disks' interfaces, the watchdog's, and each filesystem with what it asks
+// for at mount time. Pass them to initramfs.Build, which adds the hard
+// dependencies; names built into the kernel are skipped there.
+func (m Machine) Modules(fstypes ...string) []string {
+	var out []string
+	add := func(names ...string) {
+		for _, n := range names {
+			if !slices.Contains(out, n) {
+				out = append(out, n)
+			}
+		}
+	}
+	for _, d := range m.Disks {
+		switch d.Interface {
+		case "", Virtio:
+			add("virtio_pci", "virtio_blk")
+		case NVMe:
+			add("nvme")
+		case SD:
+			add("sdhci_pci", "mmc_block")
+		}
+	}
+	if m.Watchdog {
+		add("i6300esb")
+	}
+	for _, t := range fstypes {
+		add(fsModules[t]...)
+		if t == "ext2" || t == "ext3" {
+			t = "ext4" // ext4 mounts them
+		}
+		add(t)
+	}
+	return out
+}
