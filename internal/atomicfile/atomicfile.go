@@ -5,6 +5,7 @@
 package atomicfile
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 )
@@ -82,4 +83,18 @@ func syncDir(dir string) error {
 	}
 	defer d.Close()
 	return d.Sync()
+}
+
+// WriteFunc writes path through fill: the file appears complete or not at
+// all.
+func WriteFunc(path string, mode os.FileMode, fill func(w io.Writer) error) error {
+	f, err := Create(path, mode)
+	if err != nil {
+		return err
+	}
+	defer f.Abort()
+	if err := fill(f); err != nil {
+		return err
+	}
+	return f.Commit()
 }

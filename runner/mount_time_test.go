@@ -1,0 +1,69 @@
+package runner
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/fsbench/fsbench/resultframe"
+	"github.com/fsbench/fsbench/runplan"
+)
+
+func TestMountTimeFillsMeasuresAndCleansUp(t *testing.T) {
+	for _, fs := range []string{"ext4", "xfs", "btrfs"} {
+		t.Run(fs, func(t *testing.T) {
+			part := loopPart(t, fs, 320<<20)
+			p := planFor([]runplan.Partition{*part}, runplan.Step{
+				Recipe: "mount_time", Test: "m", Case: "single", On: "bench",
+				Params: runplan.Params{"fill_percent": json.Number("30"), "fill": "small_files",
+					"iterations": json.Number("3"), "specify_type": true, "drop_caches": true, "timeout": "2m"},
+			})
+			console, st, err := runOnce(t, p, t.TempDir())
+			if err != nil || st != Complete {
+				t.Fatalf("run: %v, %v\n%s", st, err, console)
+			}
+			res := decodeFrames(t, console)
+			if len(res) != 4 {
+				t.Fatalf("got %d results, want 3 iterations and the plan's end:\n%s", len(res), console)
+			}
+			for i, r := range res[:3] {
+				if r.Status != resultframe.StatusOK || r.Iteration != i+1 || r.Seq != uint64(i+1) {
+					t.Fatalf("result %d: %+v", i, r)
+				}
+				mt := metric(r, "mount_time")
+				if mt <= 0 || mt > 30 {
+					t.Errorf("iteration %d: mount_time %v s", i+1, mt)
+				}
+				if r.Attrs["fstype"] != fs {
+					t.Errorf("mounted as %q", r.Attrs["fstype"])
+				}
+			}
+			if used := metric(res[0], "fill_used"); used < 30 || used > 45 {
+				t.Errorf("filled to %.1f%%, want 30%% or a little more", used)
+			}
+			if metric(res[1], "fill_bytes") != 0 {
+				t.Errorf("the second iteration filled again")
+			}
+			if at, _ := mountedAt(part.Device); len(at) != 0 {
+				t.Errorf("still mounted at %v", at)
+			}
+			dir, err := (&Env{}).MountPart(part)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer unmount(dir)
+			if u, _ := usedPercent(dir); u > 10 {
+				t.Errorf("fill not removed: %.1f%% used", u)
+			}
+		})
+	}
+}
+
+// metric returns the named metric of r, 0 when absent.
+func metric(r resultframe.Result, name string) float64 {
+	for _, m := range r.Metrics {
+		if m.Name == name {
+			return m.Value
+		}
+	}
+	return 0
+}

@@ -1,0 +1,318 @@
+// Package runplan is the compiled test plan that fsbench build bakes into an
+// image and the target runner executes: the partitions the tests use, with
+// their devices and mount settings, and the test cases in the order they
+// run. It is plain JSON with no HCL in it, so the static runner links only the
+// standard library to read it. The host compiles it from a resolved plan
+// (package payload); the runner never sees the spec.
+package runplan
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"time"
+)
+
+// Format names the schema. The runner refuses a plan of another format, so
+// an image built by a newer fsbench says so instead of misreading it.
+const Format = "fsbench-runplan/1"
+
+// Where the payload puts things in the root filesystem.
+const (
+	PlanPath     = "/etc/fsbench/plan.json"
+	RunnerPath   = "/usr/bin/fsbench-runner"
+	DefaultState = "/var/lib/fsbench"
+)
+
+// Plan is what one variant's runner executes.
+type Plan struct {
+	Format      string `json:"format"`
+	Spec        string `json:"spec"`
+	Fingerprint string `json:"fingerprint"`
+	Variant     string `json:"variant"`
+	Board       Board  `json:"board"`
+	// StateDir holds the runner's state file and its results.jsonl. It
+	// lies on a writable filesystem of the image, named by StatePartition.
+	StateDir       string      `json:"state_dir"`
+	StatePartition string      `json:"state_partition"`
+	Partitions     []Partition `json:"partitions"`
+	Steps          []Step      `json:"steps"`
+}
+
+// Board is the target as the spec names it.
+type Board struct {
+	Name    string `json:"name"`
+	Arch    string `json:"arch"`
+	Console string `json:"console"`
+	Init    string `json:"init"`
+}
+
+// Partition is a partition the tests may use.
+type Partition struct {
+	Name     string `json:"name"`
+	Number   int    `json:"number"`
+	Device   string `json:"device"` // e.g. /dev/vda2, /dev/mmcblk0p2
+	PartUUID string `json:"partuuid"`
+	Size     int64  `json:"size"`
+	Root     bool   `json:"root,omitempty"`
+
+	FS         string   `json:"fs,omitempty"`
+	Label      string   `json:"label,omitempty"`
+	UUID       string   `json:"uuid,omitempty"`
+	Mountpoint string   `json:"mountpoint,omitempty"`
+	Flags      []string `json:"flags,omitempty"` // VFS flags: noatime, ro, sync, ...
+	Data       string   `json:"data,omitempty"`  // filesystem-specific mount data
+	ReadOnly   bool     `json:"read_only,omitempty"`
+	// Mkfs and Check are argv vectors for the target, with "{device}"
+	// standing for the partition's device; empty when the type has none.
+	Mkfs  []string `json:"mkfs,omitempty"`
+	Check []string `json:"check,omitempty"`
+}
+
+// Step is one test case.
+type Step struct {
+	Recipe string `json:"recipe"`
+	Test   string `json:"test"`
+	Case   string `json:"case"`
+	On     string `json:"on,omitempty"` // partition name
+	Params Params `json:"params"`
+}
+
+// ID names the step in logs and results: test/case.
+func (s Step) ID() string { return s.Recipe + "." + s.Test + "/" + s.Case }
+
+// Partition returns the partition called name.
+func (p *Plan) Partition(name string) (*Partition, bool) {
+	for i := range p.Partitions {
+		if p.Partitions[i].Name == name {
+			return &p.Partitions[i], true
+		}
+	}
+	return nil, false
+}
+
+// Root returns the root partition, if the plan has one.
+func (p *Plan) Root() (*Partition, bool) {
+	for i := range p.Partitions {
+		if p.Partitions[i].Root {
+			return &p.Partitions[i], true
+		}
+	}
+	return nil, false
+}
+
+// Encode writes p as indented JSON with a final newline.
+func (p *Plan) Encode(w io.Writer) error {
+	b, err := json.MarshalIndent(p, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+// Decode reads and checks a plan.
+func Decode(r io.Reader) (*Plan, error) {
+	dec := json.NewDecoder(r)
+	dec.UseNumber()
+	dec.DisallowUnknownFields()
+	var p Plan
+	if err := dec.Decode(&p); err != nil {
+		return nil, fmt.Errorf("decoding the run plan: %w", err)
+	}
+	if p.Format != Format {
+		return nil, fmt.Errorf("the run plan has format %q; this runner reads %q (rebuild the image with a matching fsbench)", p.Format, Format)
+	}
+	if err := p.check(); err != nil {
+		return nil, err
+	}
+	return &p, nil
+}
+
+// Load reads the plan at path.
+func Load(path string) (*Plan, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	p, err := Decode(bytes.NewReader(b))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return p, nil
+}
+
+func (p *Plan) check() error {
+	if p.StateDir == "" {
+		return errors.New("the run plan names no state directory")
+	}
+	seen := map[string]bool{}
+	for _, s := range p.Steps {
+		if seen[s.ID()] {
+			return fmt.Errorf("the run plan lists step %s twice", s.ID())
+		}
+		seen[s.ID()] = true
+		if s.On != "" {
+			if _, ok := p.Partition(s.On); !ok {
+				return fmt.Errorf("step %s runs on partition %q, which the run plan does not list", s.ID(), s.On)
+			}
+		}
+	}
+	return nil
+}
+
+// Params are a step's values, as the plan's expanded case holds them: sizes
+// and counts as numbers, durations as Go duration strings.
+type Params map[string]any
+
+// ParamError is a parameter that is missing or has the wrong type: the
+// image's plan and the runner disagree, which is a bug, not a user error.
+type ParamError struct {
+	Name, Want string
+	Got        any
+}
+
+func (e *ParamError) Error() string {
+	if e.Got == nil {
+		return fmt.Sprintf("parameter %s is missing (want %s)", e.Name, e.Want)
+	}
+	return fmt.Sprintf("parameter %s is %v (%T), want %s", e.Name, e.Got, e.Got, e.Want)
+}
+
+// Int returns the whole number called name.
+func (p Params) Int(name string) (int64, error) {
+	switch v := p[name].(type) {
+	case json.Number:
+		if i, err := v.Int64(); err == nil {
+			return i, nil
+		}
+	case int64:
+		return v, nil
+	case int:
+		return int64(v), nil
+	case float64:
+		if v == float64(int64(v)) {
+			return int64(v), nil
+		}
+	}
+	return 0, &ParamError{name, "a whole number", p[name]}
+}
+
+// Float returns the number called name.
+func (p Params) Float(name string) (float64, error) {
+	switch v := p[name].(type) {
+	case json.Number:
+		if f, err := v.Float64(); err == nil {
+			return f, nil
+		}
+	case float64:
+		return v, nil
+	case int64:
+		return float64(v), nil
+	case int:
+		return float64(v), nil
+	}
+	return 0, &ParamError{name, "a number", p[name]}
+}
+
+// Bool returns the boolean called name.
+func (p Params) Bool(name string) (bool, error) {
+	if v, ok := p[name].(bool); ok {
+		return v, nil
+	}
+	return false, &ParamError{name, "a boolean", p[name]}
+}
+
+// String returns the string called name.
+func (p Params) String(name string) (string, error) {
+	if v, ok := p[name].(string); ok {
+		return v, nil
+	}
+	return "", &ParamError{name, "a string", p[name]}
+}
+
+// Duration returns the duration called name.
+func (p Params) Duration(name string) (time.Duration, error) {
+	s, ok := p[name].(string)
+	if ok {
+		if d, err := time.ParseDuration(s); err == nil {
+			return d, nil
+		}
+	}
+	return 0, &ParamError{name, "a duration", p[name]}
+}
+
+// Floats returns the list of numbers called name.
+func (p Params) Floats(name string) ([]float64, error) {
+	l, ok := p[name].([]any)
+	if !ok {
+		return nil, &ParamError{name, "a list of numbers", p[name]}
+	}
+	out := make([]float64, len(l))
+	for i, x := range l {
+		f, err := Params{"x": x}.Float("x")
+		if err != nil {
+			return nil, &ParamError{name + "[" + strconv.Itoa(i) + "]", "a number", x}
+		}
+		out[i] = f
+	}
+	return out, nil
+}
+
+// Has reports whether name is set.
+func (p Params) Has(name string) bool { _, ok := p[name]; return ok }
+
+// Reader reads several parameters and keeps the first error, so a recipe
+// reads its values in a row and checks once.
+type Reader struct {
+	P   Params
+	Err error
+}
+
+func (r *Reader) keep(err error) {
+	if r.Err == nil {
+		r.Err = err
+	}
+}
+
+// Int reads a whole number.
+func (r *Reader) Int(name string) int64 { v, err := r.P.Int(name); r.keep(err); return v }
+
+// Float reads a number.
+func (r *Reader) Float(name string) float64 { v, err := r.P.Float(name); r.keep(err); return v }
+
+// Bool reads a boolean.
+func (r *Reader) Bool(name string) bool { v, err := r.P.Bool(name); r.keep(err); return v }
+
+// String reads a string.
+func (r *Reader) String(name string) string { v, err := r.P.String(name); r.keep(err); return v }
+
+// Duration reads a duration.
+func (r *Reader) Duration(name string) time.Duration {
+	v, err := r.P.Duration(name)
+	r.keep(err)
+	return v
+}
+
+// OptDuration reads a duration that may be absent (0 then).
+func (r *Reader) OptDuration(name string) time.Duration {
+	if !r.P.Has(name) {
+		return 0
+	}
+	return r.Duration(name)
+}
+
+// OptInt reads a whole number that may be absent (0 then).
+func (r *Reader) OptInt(name string) int64 {
+	if !r.P.Has(name) {
+		return 0
+	}
+	return r.Int(name)
+}
+
+// Floats reads a list of numbers.
+func (r *Reader) Floats(name string) []float64 { v, err := r.P.Floats(name); r.keep(err); return v }
