@@ -12,12 +12,13 @@ import (
 	"syscall"
 
 	"github.com/fsbench/fsbench/imagegen"
+	"github.com/fsbench/fsbench/payload"
 	"github.com/fsbench/fsbench/plan"
 )
 
 func runBuild(env *Env, args []string) int {
 	fs := newFlagSet(env, "build", "SPEC",
-		"Build the disk images of every variant (or one) into OUT/<variant>/: the image,\nits manifest.json, bootargs.txt, fstab and the bootloader file the board expects.\nTimestamps come from SOURCE_DATE_EPOCH (1980-01-01 when unset), so the same\nspec and inputs give bit-identical images. An interrupted build leaves no image behind.")
+		"Build the disk images of every variant (or one) into OUT/<variant>/: the image,\nits manifest.json, bootargs.txt, fstab and the bootloader file the board expects.\nWhen the spec has tests, the root filesystem also gets the runner, the compiled\ntest plan and a start hook (written beside the image as payload/ and payload.tar).\nTimestamps come from SOURCE_DATE_EPOCH (1980-01-01 when unset), so the same\nspec and inputs give bit-identical images. An interrupted build leaves no image behind.")
 	var sf specFlags
 	sf.register(fs)
 	out := fs.String("o", "out", "output directory")
@@ -26,8 +27,13 @@ func runBuild(env *Env, args []string) int {
 	fullSHA := fs.Bool("sha256", false, "also record the SHA-256 of each whole image (reads every hole: about a second per GiB)")
 	var compress listFlag
 	fs.Var(&compress, "compress", "also write IMAGE.zst or IMAGE.xz (repeatable)")
+	runner := fs.String("runner", "", "the fsbench-runner binary for the board (default: $FSBENCH_RUNNER, else fsbench-runner-<arch> beside fsbench)")
+	noPayload := fs.Bool("no-payload", false, "do not add the runner and the test plan to the root filesystem")
 	if code, done := parse(fs, args); done {
 		return code
+	}
+	if *runner == "" {
+		*runner = lookupEnv(env.Environ, payload.RunnerEnv)
 	}
 	path, code := oneSpec(env, fs, &sf)
 	if code != ExitOK {
@@ -56,7 +62,8 @@ func runBuild(env *Env, args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	for _, v := range variants {
-		m, err := imagegen.Build(ctx, p, v, imagegen.Options{OutDir: *out, SpecDir: s.Dir, Epoch: epoch, Jobs: *jobs, Log: env.Log, Compress: compress, FullSHA256: *fullSHA})
+		m, err := imagegen.Build(ctx, p, v, imagegen.Options{OutDir: *out, SpecDir: s.Dir, Epoch: epoch, Jobs: *jobs, Log: env.Log,
+			Compress: compress, FullSHA256: *fullSHA, Runner: *runner, NoPayload: *noPayload, CacheDir: lookupEnv(env.Environ, "FSBENCH_CACHE")})
 		if err != nil {
 			fmt.Fprintf(env.Stderr, "fsbench build: variant %s: %s\n", v.Name, err)
 			if ctx.Err() != nil {

@@ -50,6 +50,12 @@ const (
 	// PopulateSource: the directory is the tool's input and the image its
 	// output (mksquashfs, mkfs.erofs).
 	PopulateSource
+	// PopulateVM: no host tool writes the filesystem offline (nilfs2), so
+	// fsbench build boots a QEMU helper with the new filesystem and a
+	// tarball of the staged tree as disks, and the helper mounts the
+	// filesystem and extracts the tree into it with the kernel's own
+	// driver.
+	PopulateVM
 )
 
 func (p PopulateMethod) String() string {
@@ -66,6 +72,8 @@ func (p PopulateMethod) String() string {
 		return "mtools"
 	case PopulateSource:
 		return "source directory"
+	case PopulateVM:
+		return "QEMU helper boot"
 	}
 	return "unknown"
 }

@@ -42,7 +42,7 @@ func nilfs2Type() *Type {
 		Tools:            []string{"mkfs.nilfs2"},
 		Checker:          nil,
 		Journal:          JournalNone,
-		Populate:         PopulateNone,
+		Populate:         PopulateVM,
 		MinSize:          units.MiB, // with the smallest segments; see nilfsMinSize
 		MaxLabel:         80,
 		SetsUUID:         false,
@@ -58,7 +58,8 @@ func nilfs2Type() *Type {
 		MountOptions:  append(nilfs2MountOptions(), vfsOptions()...),
 		Deterministic: false,
 		Note: "Not deterministic: mkfs.nilfs2 2.2.9 draws the UUID at random and seeds the checksum from the clock. " +
-			"No fsck exists for nilfs2; the image can only be checked by mounting it (in a VM).",
+			"No fsck exists for nilfs2; the image can only be checked by mounting it (in a VM). " +
+			"Contents are written by a QEMU helper boot that mounts the new filesystem, as no host tool writes nilfs2 offline.",
 		resolve: resolveNILFS2,
 	}
 }

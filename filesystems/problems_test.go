@@ -99,7 +99,6 @@ func TestProblems(t *testing.T) {
 		{"page not power of two", with(base("ext4"), func(s *Spec) { s.Geometry.PageSize = 12288 }), "geometry.page_size", -1, "page size not a power of two"},
 		{"erase not whole pages", with(erase("ext4", 6*units.MiB), func(s *Spec) { s.Geometry.PageSize = 4 * units.MiB }), "geometry.erase_block", -1, "erase block not whole pages"},
 		{"erase not whole blocks", erase("ext4", 6*units.KiB), "geometry.erase_block", -1, "erase block not whole blocks"},
-		{"nilfs2 contents", with(base("nilfs2"), func(s *Spec) { s.HasContents = true }), "contents", -1, "nilfs2 cannot be populated offline"},
 
 		// Mount options.
 		{"empty option", mounted("ext4", " "), "mount", 0, "empty mount option"},

@@ -32,12 +32,45 @@ type Options struct {
 	// FullSHA256 also hashes each whole image, holes included: seconds per
 	// GiB that the block map's digest does not need.
 	FullSHA256 bool
+	// Runner is the fsbench-runner binary for the board's architecture;
+	// "" looks for one (payload.FindRunner).
+	Runner string
+	// HelperRunner is the runner for the build host's architecture, the
+	// /init of helper boots (nilfs2 contents); "" takes Runner when the
+	// board has the host's architecture, else looks for one.
+	HelperRunner string
+	// NoPayload builds without the runner even when the spec has tests.
+	NoPayload bool
+	// CacheDir keeps downloaded Debian packages (the busybox userland);
+	// "" is DefaultCacheDir().
+	CacheDir string
+}
+
+func (o Options) cacheDir() string {
+	if o.CacheDir != "" {
+		return o.CacheDir
+	}
+	return DefaultCacheDir()
+}
+
+// DefaultCacheDir is $FSBENCH_CACHE, else fsbench/ in the user's cache
+// directory ($XDG_CACHE_HOME or ~/.cache).
+func DefaultCacheDir() string {
+	if d := os.Getenv("FSBENCH_CACHE"); d != "" {
+		return d
+	}
+	if d, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(d, "fsbench")
+	}
+	return filepath.Join(os.TempDir(), "fsbench-cache")
 }
 
 // builder holds one variant's build.
 type builder struct {
-	opts Options
-	log  logrus.FieldLogger
+	opts   Options
+	log    logrus.FieldLogger
+	layers map[string][]string // partition name -> tarballs staged over its contents
+	arch   string              // the board's
 }
 
 // Build makes every image of variant v in OutDir/<variant>/ and returns
@@ -50,7 +83,7 @@ func Build(ctx context.Context, p *plan.Plan, v plan.Variant, opts Options) (*Ma
 	if opts.Jobs <= 0 {
 		opts.Jobs = runtime.NumCPU()
 	}
-	b := &builder{opts: opts, log: opts.Log.WithField("variant", v.Name)}
+	b := &builder{opts: opts, log: opts.Log.WithField("variant", v.Name), arch: v.Board.Arch}
 	dir := filepath.Join(opts.OutDir, v.Name)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
@@ -66,6 +99,9 @@ func Build(ctx context.Context, p *plan.Plan, v plan.Variant, opts Options) (*Ma
 	m := newManifest(p, v, opts.Epoch)
 	versions := make(chan map[string]string, 1)
 	go func() { versions <- toolVersions(ctx, v) }() // while the builds run
+	if b.layers, err = b.rootLayers(ctx, p, v, dir, work, m); err != nil {
+		return nil, err
+	}
 	for _, img := range v.Images {
 		im, err := b.image(ctx, img, dir, work)
 		if err != nil {

@@ -20,11 +20,11 @@ type tree struct {
 }
 
 // stage prepares the content directory of one filesystem. Without
-// contents it is an empty directory; with contents, the stage package
+// contents or layers it is an empty directory; otherwise the stage package
 // fills it keeping owners, modes and device nodes, and supplies the runner
 // under which tools see them.
-func (b *builder) stage(ctx context.Context, dir string, c *plan.Contents) (*tree, error) {
-	if c == nil {
+func (b *builder) stage(ctx context.Context, dir string, c *plan.Contents, layers []string) (*tree, error) {
+	if c == nil && len(layers) == 0 {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, err
 		}
@@ -36,7 +36,10 @@ func (b *builder) stage(ctx context.Context, dir string, c *plan.Contents) (*tre
 		}
 		return &tree{root: dir, run: plainRunner, entries: empty, remove: func() error { return os.RemoveAll(dir) }}, nil
 	}
-	in := stage.Input{Epoch: b.opts.Epoch}
+	in := stage.Input{Epoch: b.opts.Epoch, Layers: layers}
+	if c == nil {
+		c = &plan.Contents{}
+	}
 	if c.Dir != "" {
 		in.Dir = b.input(c.Dir)
 	}

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fsbench/fsbench/internal/testbin"
+
 	"golang.org/x/sys/unix"
 
 	"github.com/fsbench/fsbench/imagegen/readback"
@@ -161,7 +163,9 @@ func fsName(p plan.Partition) string {
 func buildVariant(t *testing.T, specDir string, p *plan.Plan, v plan.Variant, epoch int64) string {
 	t.Helper()
 	out := t.TempDir()
-	if _, err := Build(context.Background(), p, v, Options{OutDir: out, SpecDir: specDir, Epoch: epoch}); err != nil {
+	opt := Options{OutDir: out, SpecDir: specDir, Epoch: epoch, CacheDir: testbin.CacheDir(),
+		Runner: testbin.Runner(t, testbin.GOARCH(v.Board.Arch)), HelperRunner: testbin.Runner(t, "")}
+	if _, err := Build(context.Background(), p, v, opt); err != nil {
 		t.Fatalf("building %s: %v", v.Name, err)
 	}
 	return filepath.Join(out, v.Name)

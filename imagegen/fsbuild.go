@@ -37,7 +37,7 @@ func (b *builder) buildFilesystem(ctx context.Context, p plan.Partition, dir str
 			return nil, err
 		}
 	}
-	tree, err := b.stage(ctx, filepath.Join(dir, "root"), f.Contents)
+	tree, err := b.stage(ctx, filepath.Join(dir, "root"), f.Contents, b.layers[p.Name])
 	if err != nil {
 		return nil, fmt.Errorf("staging the contents of %s: %w", p.Name, err)
 	}
@@ -58,6 +58,11 @@ func (b *builder) buildFilesystem(ctx context.Context, p plan.Partition, dir str
 		}
 		b.log.Debugf("%s: %v", p.Name, argv)
 		if _, err := runTool(ctx, tree.run, argv, env); err != nil {
+			return nil, err
+		}
+	}
+	if typ.Populate == filesystems.PopulateVM && (f.Contents != nil || len(b.layers[p.Name]) > 0) {
+		if err := b.vmPopulate(ctx, f.Type, out, tree, dir); err != nil {
 			return nil, err
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"os"
 	"os/exec"
 	"sort"
 	"strings"
@@ -28,6 +30,8 @@ type Manifest struct {
 	Bootargs    string            `json:"bootargs"`
 	Tools       map[string]string `json:"tools"`
 	Images      []ImageManifest   `json:"images"`
+	Userland    *UserlandManifest `json:"userland,omitempty"`
+	Payload     *PayloadManifest  `json:"payload,omitempty"`
 }
 
 // ImageManifest is one image file.
@@ -132,4 +136,20 @@ func writeJSONAtomic(path string, v any) error {
 		return err
 	}
 	return atomicfile.WriteFile(path, b.Bytes(), 0o644)
+}
+
+// ReadManifest reads a manifest.json that Build wrote.
+func ReadManifest(path string) (*Manifest, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var m Manifest
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if m.Format != ManifestFormat {
+		return nil, fmt.Errorf("%s: format %q, want %q", path, m.Format, ManifestFormat)
+	}
+	return &m, nil
 }

@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fsbench/fsbench/internal/testbin"
+
 	"golang.org/x/sys/unix"
 
 	"github.com/fsbench/fsbench/imagegen/readback"
@@ -450,7 +452,7 @@ func TestBuildRefusesLosses(t *testing.T) {
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
-			_, err := Build(ctx, p, p.Variants[0], Options{OutDir: t.TempDir(), SpecDir: s.Dir})
+			_, err := Build(ctx, p, p.Variants[0], Options{OutDir: t.TempDir(), SpecDir: s.Dir, CacheDir: testbin.CacheDir(), Runner: testbin.Runner(t, testbin.GOARCH(p.Variants[0].Board.Arch))})
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Errorf("build error = %v, want one containing %q", err, c.want)
 			}

@@ -131,9 +131,10 @@ type Filesystem struct {
 
 // Contents is what goes into a filesystem.
 type Contents struct {
-	Dir   string `json:"dir,omitempty"`
-	Tar   string `json:"tar,omitempty"`
-	Files []File `json:"files,omitempty"`
+	Dir      string `json:"dir,omitempty"`
+	Tar      string `json:"tar,omitempty"`
+	Userland string `json:"userland,omitempty"`
+	Files    []File `json:"files,omitempty"`
 }
 
 // File is one placed file.

@@ -190,7 +190,7 @@ func (r *resolver) filesystem(sv *spec.Variant, si *spec.Image, sp *spec.Partiti
 		r.errorf(sf.Of("mountpoint"), "Invalid mountpoint", "The root partition is mounted at /, not %s.", sf.Mountpoint)
 	}
 	if ct := sp.Contents; ct != nil {
-		fs.Contents = &Contents{Dir: ct.Dir, Tar: ct.Tar}
+		fs.Contents = &Contents{Dir: ct.Dir, Tar: ct.Tar, Userland: ct.Userland}
 		for _, f := range ct.Files {
 			fs.Contents.Files = append(fs.Contents.Files, File{Path: f.Path, Source: f.Source, Content: f.Content,
 				Mode: fmt.Sprintf("%04o", f.Mode), UID: f.UID, GID: f.GID})

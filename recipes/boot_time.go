@@ -27,8 +27,10 @@ func newBootTime() *Recipe {
 				Kind: fields.String,
 				// Seed 000 p.65: timed "between the mounting of the rootfs
 				// and the console prompt"; the kernel prints
-				// "VFS: Mounted root (ext4 filesystem) ..." at that point.
-				Default: "VFS: Mounted root",
+				// "VFS: Mounted root (ext4 filesystem) ..." at that point,
+				// and fsbench's initramfs "fsbench-init: Mounted root
+				// (ext4 filesystem) on /dev/vda1" when it mounts the root.
+				Default: "Mounted root",
 				Doc:     "Regular expression (RE2) of the console line that starts the measurement.",
 			},
 			{

@@ -166,7 +166,7 @@ func TestSeedDefaults(t *testing.T) {
 			"direct": []any{true, false}, "size": 500 * mib, "nrfiles": int64(50),
 			"numjobs": int64(1), "ioengine": "libaio",
 		},
-		"boot_time":     {"root_mount_pattern": "VFS: Mounted root", "rootfstype": true},
+		"boot_time":     {"root_mount_pattern": "Mounted root", "rootfstype": true},
 		"mount_time":    {"fill_percent": int64(60), "specify_type": true},
 		"fsck_time":     {"force": true},
 		"mkfs_stats":    {"iterations": int64(1)},

@@ -26,7 +26,7 @@ const (
 // line: busybox prints "# " and waits, with no newline after it.
 func DefaultMilestones() []Milestone {
 	return []Milestone{
-		{RootMount, regexp.MustCompile(`VFS: Mounted root`)},
+		{RootMount, regexp.MustCompile(`Mounted root`)},
 		{InitStart, regexp.MustCompile(`Run /sbin/init|Freeing unused kernel`)},
 		{Prompt, regexp.MustCompile(`[#$] $`)},
 	}

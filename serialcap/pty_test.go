@@ -3,40 +3,24 @@
 package serialcap
 
 import (
-	"fmt"
 	"os"
 	"testing"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
-// openPTY opens a real pty pair: /dev/ptmx, unlockpt (TIOCSPTLCK 0) and
-// ptsname (TIOCGPTN); grantpt is a no-op with devpts. The slave is opened
-// with OpenSerial, so it is in raw mode exactly like a serial port: without
+// openPTY opens a real pty pair (OpenPTY). The slave is opened with
+// OpenSerial, so it is in raw mode exactly like a serial port: without
 // that, the slave's line discipline would turn '\r' into '\n' (ICRNL), hold
 // back everything up to a newline (ICANON, so no prompt) and echo input
 // back to the master. ONLCR ("\n" -> "\r\n") only concerns the other
 // direction, slave output, which the tests do not use.
 func openPTY(t *testing.T, cfg Config) (master, slave *os.File) {
 	t.Helper()
-	mfd, err := unix.Open("/dev/ptmx", unix.O_RDWR|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
+	master, path, err := OpenPTY()
 	if err != nil {
 		t.Skipf("no pty: %v", err)
 	}
-	if err := unix.IoctlSetPointerInt(mfd, unix.TIOCSPTLCK, 0); err != nil {
-		unix.Close(mfd)
-		t.Fatalf("unlockpt: %v", err)
-	}
-	n, err := unix.IoctlGetUint32(mfd, unix.TIOCGPTN)
-	if err != nil {
-		unix.Close(mfd)
-		t.Fatalf("ptsname: %v", err)
-	}
-	// A blocking master fd: a write waits when the slave buffer is full
-	// instead of failing, so the script cannot lose bytes either.
-	master = os.NewFile(uintptr(mfd), "/dev/ptmx")
-	slave, err = OpenSerial(fmt.Sprintf("/dev/pts/%d", n), cfg)
+	slave, err = OpenSerial(path, cfg)
 	if err != nil {
 		master.Close()
 		t.Fatalf("OpenSerial: %v", err)

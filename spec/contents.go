@@ -8,13 +8,18 @@ import (
 )
 
 var contentsSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "dir"}, {Name: "tar"}},
+	Attributes: []hcl.AttributeSchema{{Name: "dir"}, {Name: "tar"}, {Name: "userland"}},
 	Blocks:     []hcl.BlockHeaderSchema{{Type: "file", LabelNames: []string{"path"}}},
 }
 
 var fileSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "source"}, {Name: "content"}, {Name: "mode"}, {Name: "owner"}},
 }
+
+// Userlands are the root filesystems fsbench can assemble itself when a
+// spec has no build system's rootfs: "busybox" is Debian's busybox-static
+// with an init, a getty on the console and a shell.
+var Userlands = []string{"busybox"}
 
 func (d *decoder) contents(b *hcl.Block, paths *resolver) *Contents {
 	c := d.content(b.Body, contentsSchema)
@@ -27,8 +32,14 @@ func (d *decoder) contents(b *hcl.Block, paths *resolver) *Contents {
 	if _, ok := c.Attributes["tar"]; ok && ct.Tar != "" {
 		d.inputFile(ct.Of("tar"), ct.Tar, "file", paths, nil)
 	}
-	if ct.Dir != "" && ct.Tar != "" {
+	if _, ok := c.Attributes["userland"]; ok {
+		ct.Userland = d.enum(c.Attributes, "userland", "", "Unsupported userland", Userlands...)
+	}
+	switch {
+	case ct.Dir != "" && ct.Tar != "":
 		d.errorf(ct.Of("tar"), "Conflicting contents", "A contents block takes a dir or a tar, not both: which would win for a file in both is not obvious.")
+	case ct.Userland != "" && (ct.Dir != "" || ct.Tar != ""):
+		d.errorf(ct.Of("userland"), "Conflicting contents", "A contents block takes a userland or a dir or a tar, not two: the userland is a whole root filesystem of its own.")
 	}
 	seen := map[string]bool{}
 	for _, blk := range c.Blocks {
@@ -39,8 +50,8 @@ func (d *decoder) contents(b *hcl.Block, paths *resolver) *Contents {
 		seen[f.Path] = true
 		ct.Files = append(ct.Files, f)
 	}
-	if ct.Dir == "" && ct.Tar == "" && len(ct.Files) == 0 {
-		d.errorf(b.DefRange, "Empty contents block", "A contents block needs a dir, a tar or file blocks.")
+	if ct.Dir == "" && ct.Tar == "" && ct.Userland == "" && len(ct.Files) == 0 {
+		d.errorf(b.DefRange, "Empty contents block", "A contents block needs a dir, a tar, a userland or file blocks.")
 	}
 	return ct
 }

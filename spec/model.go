@@ -128,9 +128,10 @@ type Geometry struct {
 // Contents is what goes into a filesystem. Paths are relative to the
 // spec's directory and have been checked not to escape it.
 type Contents struct {
-	Dir   string
-	Tar   string
-	Files []*File
+	Dir      string
+	Tar      string
+	Userland string // a root filesystem fsbench assembles: "busybox"
+	Files    []*File
 	Ranges
 }
 

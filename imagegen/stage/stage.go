@@ -38,8 +38,12 @@ type Input struct {
 	Dir string
 	// Tar is a tarball, plain or compressed with gzip, bzip2, xz or zstd
 	// (recognised by content). Owners are kept by number.
-	Tar   string
-	Files []File
+	Tar string
+	// Layers are more tarballs, extracted in order over Dir or Tar: the
+	// busybox userland, the runner's payload. A layer's entry replaces
+	// what an earlier one put at its path.
+	Layers []string
+	Files  []File
 	// Epoch is SOURCE_DATE_EPOCH: every mtime and atime ends at most this.
 	Epoch int64
 }
@@ -97,6 +101,13 @@ func Build(ctx context.Context, workdir string, in Input) (_ *Tree, err error) {
 	}
 	if err != nil {
 		return nil, err
+	}
+	// Layers go one archive each, for the same reason as the single files
+	// below.
+	for _, l := range in.Layers {
+		if err := t.untar(ctx, func(w *writer) error { return copyTarball(ctx, w, l) }, m); err != nil {
+			return nil, err
+		}
 	}
 	// Single files go in a second archive, once the first is fully
 	// extracted: GNU tar turns symlinks to absolute or ".." targets into
@@ -196,6 +207,13 @@ func (in Input) check() error {
 			return fmt.Errorf("stage: contents tar: %w", err)
 		} else if !fi.Mode().IsRegular() {
 			return fmt.Errorf("stage: contents tar %s is not a file", in.Tar)
+		}
+	}
+	for _, l := range in.Layers {
+		if fi, err := os.Stat(l); err != nil {
+			return fmt.Errorf("stage: layer: %w", err)
+		} else if !fi.Mode().IsRegular() {
+			return fmt.Errorf("stage: layer %s is not a file", l)
 		}
 	}
 	if in.Epoch < 0 {

@@ -1,0 +1,83 @@
+package payload
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// GOARCH maps a board architecture (the spec's arch) to Go's name for it.
+func GOARCH(arch string) (string, error) {
+	switch arch {
+	case "x86_64":
+		return "amd64", nil
+	case "arm64", "arm", "riscv64":
+		return arch, nil
+	}
+	return "", fmt.Errorf("no runner for architecture %q", arch)
+}
+
+// RunnerEnv names the environment variable that points at a runner binary,
+// as Yocto and Buildroot builds set it to the one they built.
+const RunnerEnv = "FSBENCH_RUNNER"
+
+// FindRunner returns the runner binary for arch: the explicit path when
+// given (the -runner flag, or $FSBENCH_RUNNER), else
+// fsbench-runner-<goarch> beside the fsbench executable or in
+// ../libexec/fsbench from it, where scripts/install.sh puts them.
+func FindRunner(explicit, arch string) (string, error) {
+	if explicit != "" {
+		if fi, err := os.Stat(explicit); err != nil {
+			return "", fmt.Errorf("runner binary: %w", err)
+		} else if !fi.Mode().IsRegular() {
+			return "", fmt.Errorf("runner binary %s is not a file", explicit)
+		}
+		return explicit, nil
+	}
+	goarch, err := GOARCH(arch)
+	if err != nil {
+		return "", err
+	}
+	name := "fsbench-runner-" + goarch
+	exe, err := os.Executable()
+	if err != nil {
+		return "", err
+	}
+	if real, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = real
+	}
+	dir := filepath.Dir(exe)
+	candidates := []string{filepath.Join(dir, name), filepath.Join(dir, "..", "libexec", "fsbench", name)}
+	for _, c := range candidates {
+		if fi, err := os.Stat(c); err == nil && fi.Mode().IsRegular() {
+			return c, nil
+		}
+	}
+	return "", &MissingRunnerError{Arch: arch, Name: name, Looked: candidates}
+}
+
+// MissingRunnerError says where a runner was looked for and how to get one.
+type MissingRunnerError struct {
+	Arch, Name string
+	Looked     []string
+}
+
+func (e *MissingRunnerError) Error() string {
+	return fmt.Sprintf("no fsbench-runner for %s: looked for %s; build it with "+
+		"`CGO_ENABLED=0 GOARCH=<arch> go build -o %s ./cmd/fsbench-runner` (scripts/install.sh does it for every architecture), "+
+		"or pass -runner PATH or set %s", e.Arch, joinOr(e.Looked), e.Name, RunnerEnv)
+}
+
+func joinOr(s []string) string {
+	switch len(s) {
+	case 0:
+		return ""
+	case 1:
+		return s[0]
+	}
+	out := s[0]
+	for _, x := range s[1 : len(s)-1] {
+		out += ", " + x
+	}
+	return out + " and " + s[len(s)-1]
+}
