@@ -54,6 +54,7 @@ func commands() []command {
 		{"plan", "show the resolved layout, command lines, bootargs and tests", runPlan},
 		{"build", "build the disk images, manifest, bootargs and bootloader files", runBuild},
 		{"bootargs", "print the kernel command line of each variant", runBootargs},
+		{"run", "build, boot on QEMU, run the tests and print the results", runRun},
 		{"capture", "timestamp a serial console and collect the runner's results", runCapture},
 		{"reference", "print every filesystem, tuning option, mount option and recipe", runReference},
 		{"version", "print the fsbench version", runVersion},

@@ -1,22 +1,17 @@
 #!/usr/bin/env bash
-# The main job: installs what fsbench needs on Debian 12, builds it,
-# validates the examples, plans the quickstart spec and builds its disk
-# images into out/quickstart. Usage: scripts/quickstart.sh
+# The main job: installs what fsbench needs on Debian 12, builds fsbench and
+# its target runners, validates the examples, then runs the quickstart spec
+# in QEMU (one variant per root filesystem: build, boot, test) and prints the
+# results table. Usage: scripts/quickstart.sh [extra fsbench run flags]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
 
 apt_install "${FSBENCH_TOOL_PACKAGES[@]}"
-ensure_go
-mkdir -p bin
-log "building fsbench"
-go build -o bin/fsbench ./cmd/fsbench
+scripts/install.sh bin
 log "validating examples"
 for f in examples/*.fsb.hcl; do
 	bin/fsbench validate "$f"
 done
-log "planning the quickstart"
-bin/fsbench plan examples/quickstart.fsb.hcl
-log "building the quickstart images"
-bin/fsbench build -o out/quickstart examples/quickstart.fsb.hcl
-log "images and their manifests are in out/quickstart/<variant>/"
+log "running the quickstart in QEMU (results in out/quickstart/<variant>/run/)"
+FSBENCH_LOG=${FSBENCH_LOG:-info} bin/fsbench run -o out/quickstart "$@" examples/quickstart.fsb.hcl

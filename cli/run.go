@@ -1,0 +1,132 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/fsbench/fsbench/driver"
+	"github.com/fsbench/fsbench/imagegen"
+	"github.com/fsbench/fsbench/payload"
+	"github.com/fsbench/fsbench/plan"
+	"github.com/fsbench/fsbench/resultframe"
+)
+
+func runRun(env *Env, args []string) int {
+	fs := newFlagSet(env, "run", "SPEC",
+		"Build every variant (or one), boot it on the target, follow its console through\nthe whole test plan, reboots included, and print a table of the results. Each\nvariant's results (results.jsonl) and console log (console.log, grabserial style)\nare kept in OUT/<variant>/run/. The default target is QEMU with the current Debian\nkernel, fetched with apt-get download; KVM is used when it works, TCG otherwise.")
+	var sf specFlags
+	sf.register(fs)
+	out := fs.String("o", "out", "output directory")
+	variant := fs.String("variant", "", "only this variant")
+	target := fs.String("target", "qemu", "qemu (the only target so far)")
+	accel := fs.String("accel", "auto", "QEMU accelerator: auto (KVM when a probe boot works), kvm or tcg")
+	disk := fs.String("disk", "virtio", "QEMU disk: virtio, nvme or sd (an SD card on an SDHCI controller)")
+	memory := fs.Int("memory", 512, "QEMU memory in MiB")
+	jobs := fs.Int("j", 0, "variants run at once (default: one per two CPUs)")
+	timeout := fs.Duration("timeout", 0, "longest run of one variant (default: from the plan's step timeouts)")
+	runner := fs.String("runner", "", "the fsbench-runner binary for the board (default: $FSBENCH_RUNNER, else fsbench-runner-<arch> beside fsbench)")
+	if code, done := parse(fs, args); done {
+		return code
+	}
+	if *target != "qemu" {
+		fmt.Fprintf(env.Stderr, "fsbench run: -target %q: only qemu is supported so far; for a board, flash the images of fsbench build and use fsbench capture\n", *target)
+		return ExitUsage
+	}
+	switch *disk {
+	case "virtio", "nvme", "sd":
+	default:
+		fmt.Fprintf(env.Stderr, "fsbench run: -disk %q: use virtio, nvme or sd\n", *disk)
+		return ExitUsage
+	}
+	path, code := oneSpec(env, fs, &sf)
+	if code != ExitOK {
+		return code
+	}
+	if *runner == "" {
+		*runner = lookupEnv(env.Environ, payload.RunnerEnv)
+	}
+	epoch, err := sourceDateEpoch(env.Environ)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "fsbench run: %s\n", err)
+		return ExitUsage
+	}
+	s, p, diags := plan.Load(path, sf.options(env), true)
+	writeDiags(env, s, diags)
+	if diags.HasErrors() {
+		return ExitInvalid
+	}
+	variants, code := selectVariants(env, p, *variant)
+	if code != ExitOK {
+		return code
+	}
+	if *jobs <= 0 {
+		*jobs = max(1, runtime.NumCPU()/2)
+	}
+	cache := lookupEnv(env.Environ, "FSBENCH_CACHE")
+	if cache == "" {
+		cache = imagegen.DefaultCacheDir()
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	start := time.Now()
+	var (
+		mu       sync.Mutex
+		outcomes = make([]*driver.Outcome, len(variants))
+		failed   = make([]error, len(variants))
+		wg       sync.WaitGroup
+		sem      = make(chan struct{}, *jobs)
+	)
+	q := driver.QEMU{Accel: *accel, Disk: *disk, MemoryMiB: *memory, CPUs: 1, KernelCache: filepath.Join(cache, "kernels")}
+	for i, v := range variants {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			bin, err := payload.FindRunner(*runner, v.Board.Arch)
+			if err == nil {
+				_, err = imagegen.Build(ctx, p, v, imagegen.Options{OutDir: *out, SpecDir: s.Dir, Epoch: epoch, Log: env.Log,
+					Runner: bin, CacheDir: cache})
+			}
+			if err == nil {
+				outcomes[i], err = driver.RunQEMU(ctx, driver.Variant{Name: v.Name, Dir: filepath.Join(*out, v.Name), Runner: bin, Bootargs: v.Bootargs},
+					q, driver.Options{Log: env.Log, Timeout: *timeout, OnResult: func(variant string, r resultframe.Result) {
+						if r.Status != resultframe.StatusOK {
+							mu.Lock()
+							fmt.Fprintf(env.Stderr, "fsbench run: %s: %s %s/%s #%d %s: %s\n", variant, r.Recipe, r.Name, r.Case, r.Iteration, r.Status, r.Error)
+							mu.Unlock()
+						}
+					}})
+			}
+			failed[i] = err
+		}()
+	}
+	wg.Wait()
+
+	var results []variantResults
+	code = ExitOK
+	for i, v := range variants {
+		if o := outcomes[i]; o != nil && o.Summary != nil {
+			results = append(results, variantResults{name: v.Name, results: o.Summary.Results})
+		}
+		if failed[i] != nil {
+			fmt.Fprintf(env.Stderr, "fsbench run: variant %s: %s\n", v.Name, failed[i])
+			code = ExitBuild
+			if ctx.Err() != nil {
+				code = ExitInterrupted
+			}
+		}
+	}
+	writeSummary(env.Stdout, results)
+	fmt.Fprintf(env.Stdout, "\n%d variant(s) in %s; results in %s/<variant>/run/results.jsonl\n",
+		len(variants), time.Since(start).Round(time.Second), *out)
+	return code
+}

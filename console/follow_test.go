@@ -1,0 +1,154 @@
+package console
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fsbench/fsbench/resultframe"
+	"github.com/fsbench/fsbench/serialcap"
+)
+
+// frame encodes r as console lines.
+func frame(t *testing.T, r resultframe.Result) string {
+	t.Helper()
+	lines, err := resultframe.Encode(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Join(lines, "\r\n") + "\r\n"
+}
+
+// step is one write to the console after a pause.
+type step struct {
+	pause time.Duration
+	text  string
+}
+
+// play writes the steps into the pty master at their times.
+func play(master *os.File, steps []step) {
+	for _, s := range steps {
+		time.Sleep(s.pause)
+		master.Write([]byte(s.text))
+	}
+	time.Sleep(50 * time.Millisecond)
+	master.Close()
+}
+
+func TestFollowPairsBootsWithResults(t *testing.T) {
+	master, path, err := serialcap.OpenPTY()
+	if err != nil {
+		t.Skipf("no pty: %v", err)
+	}
+	src, err := serialcap.OpenSerial(path, serialcap.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+
+	boot := func(n int) resultframe.Result {
+		return resultframe.Result{RunID: "r1", Seq: uint64(n), Recipe: "boot_time", Name: "rootfs", Case: "single",
+			Iteration: n, Status: resultframe.StatusOK,
+			Metrics: []resultframe.Metric{{Name: "target_boot", Value: 0.3, Unit: "s"}}}
+	}
+	mount := resultframe.Result{RunID: "r1", Seq: 3, Recipe: "mount_time", Name: "bench", Case: "single",
+		Iteration: 1, Status: resultframe.StatusOK}
+	done := resultframe.Result{RunID: "r1", Seq: 4, Recipe: "fsbench", Name: "plan", Case: "complete",
+		Status: resultframe.StatusOK, Metrics: []resultframe.Metric{{Name: "results", Value: 4}}}
+	corrupt := strings.Replace(frame(t, mount), "@@FSB1", "@@FSB1", 1)
+	corrupt = corrupt[:40] + "X" + corrupt[41:]
+
+	steps := []step{
+		{0, "[    0.000000] Linux version 6.1.0-57-amd64\r\n"},
+		{20 * time.Millisecond, "[    1.200000] fsbench-init: Mounted root (ext4 filesystem) on /dev/vda1\r\n"},
+		{300 * time.Millisecond, "\r\nfsbench login: "}, // a prompt has no newline
+		{100 * time.Millisecond, "fsbench-runner: boot_time.rootfs/single iteration 1/2\r\n" + frame(t, boot(1))},
+		{50 * time.Millisecond, "[    0.000000] Linux version 6.1.0-57-amd64\r\n"},
+		{20 * time.Millisecond, "[    1.100000] VFS: Mounted root (ext4 filesystem) on device 254:1.\r\n"},
+		// The result comes before the prompt here: it waits for it.
+		{100 * time.Millisecond, frame(t, boot(2))},
+		{400 * time.Millisecond, "fsbench login: "},
+		{100 * time.Millisecond, "\r\n" + corrupt + frame(t, mount) + frame(t, mount) + frame(t, done)},
+	}
+	go play(master, steps)
+
+	store := filepath.Join(t.TempDir(), "results.jsonl")
+	st, err := OpenStore(store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	var log strings.Builder
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	sum, err := Follow(ctx, src, Options{Store: st, Log: &log, Attrs: map[string]string{"target": "test"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sum.Complete || sum.Expected != 4 || len(sum.Missing()) != 0 || sum.Stop != "complete" {
+		t.Fatalf("complete %v, expected %d, missing %v, stop %s", sum.Complete, sum.Expected, sum.Missing(), sum.Stop)
+	}
+	if len(sum.Boots) != 2 {
+		t.Fatalf("%d boots, want 2", len(sum.Boots))
+	}
+	for i, want := range []time.Duration{300 * time.Millisecond, 500 * time.Millisecond} {
+		got, ok := sum.Boots[i].Interval()
+		if !ok || got < want-30*time.Millisecond || got > want+60*time.Millisecond {
+			t.Errorf("boot %d: root mount to prompt %v (%v), want about %v", i+1, got, ok, want)
+		}
+	}
+	host := map[int]float64{}
+	for _, r := range sum.Results {
+		if r.Attrs["target"] != "test" {
+			t.Errorf("result %d lacks the target attribute", r.Seq)
+		}
+		for _, m := range r.Metrics {
+			if m.Name == "host_boot" {
+				host[r.Iteration] = m.Value
+			}
+		}
+	}
+	if host[1] < 0.27 || host[1] > 0.36 || host[2] < 0.47 || host[2] > 0.56 {
+		t.Errorf("host_boot per iteration %v, want about 0.3 and 0.5", host)
+	}
+	var codes []resultframe.Code
+	for _, p := range sum.Problems {
+		codes = append(codes, p.Code)
+	}
+	if len(codes) != 2 || codes[0] != resultframe.CodeChecksum || codes[1] != resultframe.CodeDuplicate {
+		t.Errorf("problems %v, want one checksum error and one duplicate", sum.Problems)
+	}
+	stored, err := ReadResults(store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(stored) != 4 {
+		t.Errorf("stored %d results, want 4", len(stored))
+	}
+	if !strings.Contains(log.String(), "] fsbench login:") {
+		t.Errorf("log lacks the prompt:\n%s", log.String())
+	}
+}
+
+func TestStoreKeepsEachResultOnce(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.jsonl")
+	r := resultframe.Result{RunID: "a", Seq: 1, Status: resultframe.StatusOK}
+	for range 2 {
+		st, err := OpenStore(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := st.Append(r); err != nil {
+			t.Fatal(err)
+		}
+		st.Append(r)
+		st.Close()
+	}
+	got, err := ReadResults(path)
+	if err != nil || len(got) != 1 {
+		t.Fatalf("%d results (%v), want 1", len(got), err)
+	}
+}

@@ -1,0 +1,140 @@
+package driver
+
+import (
+	"context"
+	"io"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/fsbench/fsbench/internal/testbin"
+
+	"github.com/sirupsen/logrus"
+
+	"github.com/fsbench/fsbench/imagegen"
+	"github.com/fsbench/fsbench/plan"
+	"github.com/fsbench/fsbench/resultframe"
+	"github.com/fsbench/fsbench/spec"
+)
+
+// TestQuickstartInQEMU is the whole loop: the quickstart spec, reduced
+// through its variables, is built for every root filesystem, booted in
+// QEMU and followed until its plan completes, and every result arrives.
+func TestQuickstartInQEMU(t *testing.T) {
+	for _, tool := range []string{"qemu-system-x86_64", "apt-get", "fakeroot", "mkfs.nilfs2"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("needs %s (scripts/test.sh installs it)", tool)
+		}
+	}
+	if testing.Short() {
+		t.Skip("boots five VMs")
+	}
+	vars := []string{"fio_size=16MiB", "boot_iterations=2", "fill_percent=20"}
+	s, p, diags := plan.Load("../examples/quickstart.fsb.hcl", spec.Options{Vars: vars}, true)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	bin := testbin.Runner(t, "")
+	out := t.TempDir()
+	log := logrus.New()
+	log.Out = io.Discard
+	if testing.Verbose() {
+		log.Out = os.Stderr
+		log.Level = logrus.InfoLevel
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
+	defer cancel()
+
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 2)
+	for _, v := range p.Variants {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			t.Run(v.Name, func(t *testing.T) {
+				start := time.Now()
+				_, err := imagegen.Build(ctx, p, v, imagegen.Options{OutDir: out, SpecDir: s.Dir, Epoch: 315532800,
+					Log: log, Runner: bin, CacheDir: testbin.CacheDir(), Jobs: 1})
+				if err != nil {
+					t.Fatal(err)
+				}
+				o, err := RunQEMU(ctx, Variant{Name: v.Name, Dir: filepath.Join(out, v.Name), Runner: bin, Bootargs: v.Bootargs},
+					QEMU{Accel: "auto", Disk: "virtio", MemoryMiB: 512, CPUs: 1, KernelCache: filepath.Join(testbin.CacheDir(), "kernels")},
+					Options{Log: log})
+				if err != nil {
+					t.Fatalf("%v (console: %s)", err, tail(o))
+				}
+				checkQuickstart(t, o)
+				t.Logf("%s: built and ran in %s", v.Name, time.Since(start).Round(time.Second))
+			})
+		}()
+	}
+	wg.Wait()
+}
+
+func tail(o *Outcome) string {
+	if o == nil {
+		return "none"
+	}
+	b, _ := os.ReadFile(o.Console)
+	if len(b) > 3000 {
+		b = b[len(b)-3000:]
+	}
+	return string(b)
+}
+
+// checkQuickstart checks the results of one reduced quickstart variant.
+func checkQuickstart(t *testing.T, o *Outcome) {
+	t.Helper()
+	count := map[string]int{}
+	for _, r := range o.Summary.Results {
+		if r.Status != resultframe.StatusOK {
+			t.Errorf("%s %s/%s #%d: %s %s", r.Recipe, r.Name, r.Case, r.Iteration, r.Status, r.Error)
+			continue
+		}
+		count[r.Recipe]++
+		if r.Attrs["target"] != "qemu" || r.Attrs["kernel_package"] == "" {
+			t.Errorf("%s: attrs %v lack the target", r.Recipe, r.Attrs)
+		}
+		if r.Recipe != "boot_time" {
+			continue
+		}
+		host, target := value(r, "host_boot"), value(r, "target_boot")
+		if host <= 0 || target <= 0 {
+			t.Errorf("boot %d: host %v s, target %v s", r.Iteration, host, target)
+			continue
+		}
+		// The host times root mount line to login prompt on the serial
+		// console; the target times the same two events on the kernel's
+		// clock (the prompt follows the ready line at once).
+		if d := math.Abs(host - target); d > 0.5+0.25*target {
+			t.Errorf("boot %d: host %.3f s and target %.3f s disagree", r.Iteration, host, target)
+		}
+		t.Logf("boot %d: host %.3f s, target %.3f s", r.Iteration, host, target)
+	}
+	want := map[string]int{"boot_time": 2, "fio": 8, "mount_time": 3, "fsbench": 1}
+	for k, n := range want {
+		if count[k] != n {
+			t.Errorf("%d %s results, want %d", count[k], k, n)
+		}
+	}
+	stored, err := os.ReadFile(o.Results)
+	if err != nil || len(stored) == 0 {
+		t.Errorf("results file: %v", err)
+	}
+}
+
+func value(r resultframe.Result, name string) float64 {
+	for _, m := range r.Metrics {
+		if m.Name == name {
+			return m.Value
+		}
+	}
+	return 0
+}

@@ -1,0 +1,150 @@
+package driver
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"slices"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/fsbench/fsbench/runplan"
+)
+
+// fsTypes lists the filesystem types of the plan's partitions.
+func fsTypes(p *runplan.Plan) []string {
+	var out []string
+	for _, part := range p.Partitions {
+		if part.FS != "" && !slices.Contains(out, part.FS) {
+			out = append(out, part.FS)
+		}
+	}
+	return out
+}
+
+// testModules are the kernel modules the plan's tests use.
+func testModules(p *runplan.Plan) []string {
+	var out []string
+	for _, s := range p.Steps {
+		if s.Recipe == "dm_flakey" && !slices.Contains(out, "dm_flakey") {
+			out = append(out, "dm_flakey")
+		}
+	}
+	return out
+}
+
+func needsWatchdog(p *runplan.Plan) bool {
+	for _, s := range p.Steps {
+		if s.Recipe == "power_loss" {
+			return true
+		}
+	}
+	return false
+}
+
+// stepTimeout is a step's timeout parameter, 10 minutes without one.
+func stepTimeout(s runplan.Step) time.Duration {
+	if d, err := s.Params.Duration("timeout"); err == nil {
+		return d
+	}
+	return 10 * time.Minute
+}
+
+// iterations is how many results a step gives.
+func iterations(s runplan.Step) int64 {
+	for _, k := range []string{"iterations", "passes"} {
+		if n, err := s.Params.Int(k); err == nil && n > 0 {
+			return n
+		}
+	}
+	return 1
+}
+
+// planTimeout bounds a whole run: every iteration of every step may take
+// its timeout, plus two minutes per boot.
+func planTimeout(p *runplan.Plan) time.Duration {
+	total := 5 * time.Minute
+	for _, s := range p.Steps {
+		total += time.Duration(iterations(s)) * (stepTimeout(s) + 2*time.Minute)
+	}
+	return total
+}
+
+// silenceFor is how long the console may stay quiet: the longest step
+// timeout, plus a margin for a boot.
+func silenceFor(p *runplan.Plan) time.Duration {
+	longest := time.Duration(0)
+	for _, s := range p.Steps {
+		longest = max(longest, stepTimeout(s))
+	}
+	return longest + 3*time.Minute
+}
+
+func bootTimeStep(p *runplan.Plan) *runplan.Step {
+	for i := range p.Steps {
+		if p.Steps[i].Recipe == "boot_time" {
+			return &p.Steps[i]
+		}
+	}
+	return nil
+}
+
+// bootPatterns are boot_time's milestone patterns.
+func bootPatterns(s *runplan.Step) (root, prompt *regexp.Regexp, err error) {
+	r := runplan.Reader{P: s.Params}
+	rs, ps := r.String("root_mount_pattern"), r.String("prompt_pattern")
+	if r.Err != nil {
+		return nil, nil, r.Err
+	}
+	if root, err = regexp.Compile(rs); err != nil {
+		return nil, nil, fmt.Errorf("root_mount_pattern: %w", err)
+	}
+	if prompt, err = regexp.Compile(ps); err != nil {
+		return nil, nil, fmt.Errorf("prompt_pattern: %w", err)
+	}
+	return root, prompt, nil
+}
+
+// copySparse copies a sparse image, keeping its holes: only the data
+// ranges (SEEK_DATA/SEEK_HOLE) are read and written.
+func copySparse(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	fi, err := in.Stat()
+	if err != nil {
+		return err
+	}
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return err
+	}
+	defer out.Close()
+	if err := out.Truncate(fi.Size()); err != nil {
+		return err
+	}
+	size := fi.Size()
+	for off := int64(0); off < size; {
+		data, err := unix.Seek(int(in.Fd()), off, unix.SEEK_DATA)
+		if errors.Is(err, unix.ENXIO) {
+			break // only a hole is left
+		}
+		if err != nil {
+			return err
+		}
+		hole, err := unix.Seek(int(in.Fd()), data, unix.SEEK_HOLE)
+		if err != nil {
+			return err
+		}
+		if _, err := io.Copy(io.NewOffsetWriter(out, data), io.NewSectionReader(in, data, hole-data)); err != nil {
+			return err
+		}
+		off = hole
+	}
+	return out.Close()
+}

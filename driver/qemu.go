@@ -1,0 +1,248 @@
+// Package driver runs built variants on a target and collects their
+// results: QEMU by default, with a Debian kernel and an initramfs that
+// fsbench writes itself, or a board on a serial port. It boots the image,
+// follows the console through the whole plan, reboots included (package
+// console), and leaves the results and the console log beside the images.
+package driver
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/fsbench/fsbench/internal/atomicfile"
+
+	"github.com/sirupsen/logrus"
+
+	"github.com/fsbench/fsbench/console"
+	"github.com/fsbench/fsbench/imagegen"
+	"github.com/fsbench/fsbench/qemu"
+	"github.com/fsbench/fsbench/qemu/initramfs"
+	"github.com/fsbench/fsbench/qemu/kernel"
+	"github.com/fsbench/fsbench/resultframe"
+	"github.com/fsbench/fsbench/runplan"
+)
+
+// QEMU describes the virtual target.
+type QEMU struct {
+	Accel     string // auto, kvm, tcg
+	Disk      string // virtio, nvme, sd
+	MemoryMiB int
+	CPUs      int
+	// KernelCache keeps the Debian kernel packages.
+	KernelCache string
+}
+
+// Variant is one built variant to run.
+type Variant struct {
+	Name string
+	// Dir is the build's output directory of the variant: manifest.json,
+	// the image, payload/.
+	Dir string
+	// Runner is the runner binary for the board, which also serves as the
+	// initramfs's /init.
+	Runner string
+	// Bootargs is the kernel command line of the variant.
+	Bootargs []string
+}
+
+// Options configure a run.
+type Options struct {
+	Log logrus.FieldLogger
+	// Timeout bounds the whole run of one variant; 0 derives it from the
+	// plan's step timeouts.
+	Timeout time.Duration
+	// OnResult reports each result as it arrives.
+	OnResult func(variant string, r resultframe.Result)
+}
+
+// Outcome is what one variant's run left.
+type Outcome struct {
+	Variant string
+	Summary *console.Summary
+	Results string // the results file
+	Console string // the console log, grabserial style
+	Kernel  string // the kernel package that ran
+	Accel   string
+}
+
+// RunQEMU boots v in QEMU and follows it until its plan is complete.
+func RunQEMU(ctx context.Context, v Variant, q QEMU, opt Options) (*Outcome, error) {
+	log := opt.Log
+	if log == nil {
+		l := logrus.New()
+		l.Out = io.Discard
+		log = l
+	}
+	log = log.WithField("variant", v.Name)
+	m, p, err := loadBuild(v.Dir)
+	if err != nil {
+		return nil, err
+	}
+	if len(m.Images) != 1 {
+		return nil, fmt.Errorf("variant %s has %d images; the QEMU target boots one disk", v.Name, len(m.Images))
+	}
+	arch := qemuArch(p.Board.Arch)
+	k, err := fetchKernel(ctx, log, q.KernelCache, arch)
+	if err != nil {
+		return nil, err
+	}
+	runDir := filepath.Join(v.Dir, "run")
+	if err := os.RemoveAll(runDir); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(runDir, 0o755); err != nil {
+		return nil, err
+	}
+	disk := filepath.Join(runDir, m.Images[0].File)
+	log.Infof("copying %s", m.Images[0].File)
+	if err := copySparse(filepath.Join(v.Dir, m.Images[0].File), disk); err != nil {
+		return nil, err
+	}
+	args := append(append([]string(nil), v.Bootargs...), "fsbench.finally=poweroff", "panic=-1")
+	mach := qemu.Machine{
+		Arch: arch, Kernel: qemu.BootKernel(ctx, k, filepath.Join(q.KernelCache, "uncompressed"), log),
+		Append:    args,
+		Disks:     []qemu.Disk{{Path: disk, Format: "raw", Interface: q.Disk}},
+		MemoryMiB: q.MemoryMiB, CPUs: q.CPUs, Accel: q.Accel, Watchdog: needsWatchdog(p),
+	}
+	mach.Initrd = filepath.Join(runDir, "initramfs.cpio.gz")
+	mods := append(mach.Modules(fsTypes(p)...), testModules(p)...)
+	if err := atomicfile.WriteFunc(mach.Initrd, 0o644, func(w io.Writer) error {
+		_, err := initramfs.Build(w, initramfs.Boot{Kernel: k, Modules: mods, Init: v.Runner})
+		return err
+	}); err != nil {
+		return nil, fmt.Errorf("initramfs: %w", err)
+	}
+	timeout := opt.Timeout
+	if timeout == 0 {
+		timeout = planTimeout(p)
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	vm, err := qemu.Start(ctx, mach, log)
+	if err != nil {
+		return nil, err
+	}
+	defer vm.Kill()
+	out := &Outcome{Variant: v.Name, Results: filepath.Join(runDir, "results.jsonl"),
+		Console: filepath.Join(runDir, "console.log"), Kernel: k.Version.String(), Accel: vm.Accel()}
+	sum, err := follow(ctx, vm.Console(), out, p, map[string]string{
+		"target": "qemu", "machine": machineName(arch, q.Disk), "accel": vm.Accel(),
+		"kernel_package": k.Version.String(), "disk": q.Disk,
+	}, opt, v.Name, log, silenceFor(p))
+	out.Summary = sum
+	if err != nil {
+		return out, err
+	}
+	// The runner powers the machine off once the plan is done.
+	select {
+	case <-vm.Exited():
+	case <-time.After(time.Minute):
+		log.Warnf("QEMU still runs a minute after the plan completed; stopping it")
+	}
+	return out, nil
+}
+
+// follow reads the console into the run directory's files.
+func follow(ctx context.Context, src io.Reader, out *Outcome, p *runplan.Plan, attrs map[string]string,
+	opt Options, variant string, log logrus.FieldLogger, silence time.Duration) (*console.Summary, error) {
+	store, err := console.OpenStore(out.Results)
+	if err != nil {
+		return nil, err
+	}
+	defer store.Close()
+	logf, err := os.Create(out.Console)
+	if err != nil {
+		return nil, err
+	}
+	defer logf.Close()
+	raw, err := os.Create(filepath.Join(filepath.Dir(out.Console), "console.raw"))
+	if err != nil {
+		return nil, err
+	}
+	defer raw.Close()
+	copts := console.Options{Log: logf, Raw: raw, Store: store, Attrs: attrs, Silence: silence,
+		OnBoot: func(b console.Boot) {
+			if d, ok := b.Interval(); ok {
+				log.Infof("boot %d: root mount to prompt %.3f s", b.N, d.Seconds())
+			}
+		},
+		OnResult: func(r resultframe.Result) {
+			log.Infof("%s %s/%s #%d: %s", r.Recipe, r.Name, r.Case, r.Iteration, r.Status)
+			if opt.OnResult != nil {
+				opt.OnResult(variant, r)
+			}
+		},
+	}
+	if bt := bootTimeStep(p); bt != nil {
+		if copts.RootMount, copts.Prompt, err = bootPatterns(bt); err != nil {
+			return nil, err
+		}
+	}
+	sum, err := console.Follow(ctx, src, copts)
+	if err != nil {
+		return sum, err
+	}
+	if !sum.Complete {
+		return sum, fmt.Errorf("the console closed before the runner reported the plan complete (%d results)", len(sum.Results))
+	}
+	if miss := sum.Missing(); len(miss) > 0 {
+		return sum, fmt.Errorf("results %v never arrived intact (see %s)", miss, out.Console)
+	}
+	return sum, nil
+}
+
+var kernels sync.Map // arch -> *kernel.Kernel
+
+// fetchKernel resolves and fetches the current Debian kernel once per
+// process and architecture.
+func fetchKernel(ctx context.Context, log logrus.FieldLogger, cache, arch string) (*kernel.Kernel, error) {
+	if k, ok := kernels.Load(arch); ok {
+		return k.(*kernel.Kernel), nil
+	}
+	v, err := kernel.Resolve(ctx, log, arch)
+	if err != nil {
+		return nil, err
+	}
+	k, err := kernel.Fetch(ctx, log, cache, v)
+	if err != nil {
+		return nil, err
+	}
+	kernels.Store(arch, k)
+	return k, nil
+}
+
+func loadBuild(dir string) (*imagegen.Manifest, *runplan.Plan, error) {
+	m, err := imagegen.ReadManifest(filepath.Join(dir, "manifest.json"))
+	if err != nil {
+		return nil, nil, err
+	}
+	if m.Payload == nil {
+		return nil, nil, fmt.Errorf("%s was built without the runner payload; nothing would run", dir)
+	}
+	p, err := runplan.Load(filepath.Join(dir, m.Payload.Overlay, runplan.PlanPath))
+	if err != nil {
+		return nil, nil, err
+	}
+	return m, p, nil
+}
+
+func machineName(arch, disk string) string {
+	m := "q35"
+	if arch == "aarch64" {
+		m = "virt"
+	}
+	return "qemu-system-" + arch + " " + m + " " + disk
+}
+
+func qemuArch(arch string) string {
+	if arch == "arm64" {
+		return "aarch64"
+	}
+	return arch
+}
