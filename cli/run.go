@@ -7,6 +7,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -16,16 +17,22 @@ import (
 	"github.com/fsbench/fsbench/payload"
 	"github.com/fsbench/fsbench/plan"
 	"github.com/fsbench/fsbench/resultframe"
+	"github.com/fsbench/fsbench/serialcap"
 )
 
 func runRun(env *Env, args []string) int {
 	fs := newFlagSet(env, "run", "SPEC",
-		"Build every variant (or one), boot it on the target, follow its console through\nthe whole test plan, reboots included, and print a table of the results. Each\nvariant's results (results.jsonl) and console log (console.log, grabserial style)\nare kept in OUT/<variant>/run/. The default target is QEMU with the current Debian\nkernel, fetched with apt-get download; KVM is used when it works, TCG otherwise.")
+		"Build every variant (or one), boot it on the target, follow its console through\nthe whole test plan, reboots included, and print a table of the results. Each\nvariant's results (results.jsonl) and console log (console.log, grabserial style)\nare kept in OUT/<variant>/run/. The default target is QEMU with the current Debian\nkernel, fetched with apt-get download; KVM is used when it works, TCG otherwise.\nWith -target board the image is written with -flash, the board is switched on with\n-power-cycle (or by hand) and its console is read from -port.")
 	var sf specFlags
 	sf.register(fs)
 	out := fs.String("o", "out", "output directory")
 	variant := fs.String("variant", "", "only this variant")
-	target := fs.String("target", "qemu", "qemu (the only target so far)")
+	target := fs.String("target", "qemu", "qemu, or board (a real board on -port)")
+	port := fs.String("port", "", "board: the serial port of its console (e.g. /dev/ttyUSB0)")
+	baud := fs.Int("baud", serialcap.DefaultBaud, "board: baud rate of -port")
+	rtscts := fs.Bool("rtscts", false, "board: hardware flow control on -port")
+	flash := fs.String("flash", "", "board: command that writes the image, split at spaces and run without a shell; {image} and {bmap} stand for the files (e.g. \"bmaptool copy --bmap {bmap} {image} /dev/sdX\")")
+	powerCycle := fs.String("power-cycle", "", "board: command that switches the board off and on, split at spaces and run without a shell (default: power it on by hand)")
 	accel := fs.String("accel", "auto", "QEMU accelerator: auto (KVM when a probe boot works), kvm or tcg")
 	disk := fs.String("disk", "virtio", "QEMU disk: virtio, nvme or sd (an SD card on an SDHCI controller)")
 	memory := fs.Int("memory", 512, "QEMU memory in MiB")
@@ -35,8 +42,15 @@ func runRun(env *Env, args []string) int {
 	if code, done := parse(fs, args); done {
 		return code
 	}
-	if *target != "qemu" {
-		fmt.Fprintf(env.Stderr, "fsbench run: -target %q: only qemu is supported so far; for a board, flash the images of fsbench build and use fsbench capture\n", *target)
+	switch *target {
+	case "qemu":
+	case "board":
+		if *port == "" {
+			fmt.Fprintf(env.Stderr, "fsbench run: -target board needs -port, the serial port of the board's console\n")
+			return ExitUsage
+		}
+	default:
+		fmt.Fprintf(env.Stderr, "fsbench run: -target %q: use qemu or board\n", *target)
 		return ExitUsage
 	}
 	switch *disk {
@@ -69,6 +83,15 @@ func runRun(env *Env, args []string) int {
 	if *jobs <= 0 {
 		*jobs = max(1, runtime.NumCPU()/2)
 	}
+	board := driver.Board{Port: *port, Baud: *baud, RTSCTS: *rtscts, Flash: strings.Fields(*flash), PowerCycle: strings.Fields(*powerCycle)}
+	if *target == "board" {
+		// One board runs one image at a time.
+		*jobs = 1
+		if len(variants) > 1 && len(board.Flash) == 0 {
+			fmt.Fprintf(env.Stderr, "fsbench run: %d variants need -flash to put each image on the board in turn (or pick one with -variant)\n", len(variants))
+			return ExitUsage
+		}
+	}
 	cache := lookupEnv(env.Environ, "FSBENCH_CACHE")
 	if cache == "" {
 		cache = imagegen.DefaultCacheDir()
@@ -96,15 +119,20 @@ func runRun(env *Env, args []string) int {
 				_, err = imagegen.Build(ctx, p, v, imagegen.Options{OutDir: *out, SpecDir: s.Dir, Epoch: epoch, Log: env.Log,
 					Runner: bin, CacheDir: cache})
 			}
-			if err == nil {
-				outcomes[i], err = driver.RunQEMU(ctx, driver.Variant{Name: v.Name, Dir: filepath.Join(*out, v.Name), Runner: bin, Bootargs: v.Bootargs},
-					q, driver.Options{Log: env.Log, Timeout: *timeout, OnResult: func(variant string, r resultframe.Result) {
-						if r.Status != resultframe.StatusOK {
-							mu.Lock()
-							fmt.Fprintf(env.Stderr, "fsbench run: %s: %s %s/%s #%d %s: %s\n", variant, r.Recipe, r.Name, r.Case, r.Iteration, r.Status, r.Error)
-							mu.Unlock()
-						}
-					}})
+			dv := driver.Variant{Name: v.Name, Dir: filepath.Join(*out, v.Name), Runner: bin, Bootargs: v.Bootargs}
+			dopt := driver.Options{Log: env.Log, Timeout: *timeout, OnResult: func(variant string, r resultframe.Result) {
+				if r.Status != resultframe.StatusOK {
+					mu.Lock()
+					fmt.Fprintf(env.Stderr, "fsbench run: %s: %s %s/%s #%d %s: %s\n", variant, r.Recipe, r.Name, r.Case, r.Iteration, r.Status, r.Error)
+					mu.Unlock()
+				}
+			}}
+			switch {
+			case err != nil:
+			case *target == "board":
+				outcomes[i], err = driver.RunBoard(ctx, dv, board, dopt)
+			default:
+				outcomes[i], err = driver.RunQEMU(ctx, dv, q, dopt)
 			}
 			failed[i] = err
 		}()

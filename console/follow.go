@@ -43,6 +43,9 @@ type Options struct {
 	Idle time.Duration
 	// Silence ends the run when the console stays quiet this long; 0 never.
 	Silence time.Duration
+	// StopWhenComplete ends Follow at the runner's closing result instead
+	// of the end of the input: a board stays on, QEMU powers off.
+	StopWhenComplete bool
 }
 
 // Defaults for the boot milestones: the kernel's own root mount line, or
@@ -138,6 +141,11 @@ func Follow(ctx context.Context, src io.Reader, opt Options) (*Summary, error) {
 		}
 		if err := f.line(l); err != nil {
 			return f.sum, err
+		}
+		if opt.StopWhenComplete && f.sum.Complete {
+			f.end()
+			f.sum.Stop = "complete"
+			return f.sum, nil
 		}
 	}
 }

@@ -131,10 +131,10 @@ func RunQEMU(ctx context.Context, v Variant, q QEMU, opt Options) (*Outcome, err
 	defer vm.Kill()
 	out := &Outcome{Variant: v.Name, Results: filepath.Join(runDir, "results.jsonl"),
 		Console: filepath.Join(runDir, "console.log"), Kernel: k.Version.String(), Accel: vm.Accel()}
-	sum, err := follow(ctx, vm.Console(), out, p, map[string]string{
+	sum, err := followPlan(ctx, vm.Console(), out, p, map[string]string{
 		"target": "qemu", "machine": machineName(arch, q.Disk), "accel": vm.Accel(),
 		"kernel_package": k.Version.String(), "disk": q.Disk,
-	}, opt, v.Name, log, silenceFor(p))
+	}, opt, v.Name, log, silenceFor(p), false)
 	out.Summary = sum
 	if err != nil {
 		return out, err
@@ -148,9 +148,10 @@ func RunQEMU(ctx context.Context, v Variant, q QEMU, opt Options) (*Outcome, err
 	return out, nil
 }
 
-// follow reads the console into the run directory's files.
-func follow(ctx context.Context, src io.Reader, out *Outcome, p *runplan.Plan, attrs map[string]string,
-	opt Options, variant string, log logrus.FieldLogger, silence time.Duration) (*console.Summary, error) {
+// followPlan reads the console into the run directory's files until the
+// plan is complete.
+func followPlan(ctx context.Context, src io.Reader, out *Outcome, p *runplan.Plan, attrs map[string]string,
+	opt Options, variant string, log logrus.FieldLogger, silence time.Duration, stopWhenComplete bool) (*console.Summary, error) {
 	store, err := console.OpenStore(out.Results)
 	if err != nil {
 		return nil, err
@@ -166,7 +167,7 @@ func follow(ctx context.Context, src io.Reader, out *Outcome, p *runplan.Plan, a
 		return nil, err
 	}
 	defer raw.Close()
-	copts := console.Options{Log: logf, Raw: raw, Store: store, Attrs: attrs, Silence: silence,
+	copts := console.Options{Log: logf, Raw: raw, Store: store, Attrs: attrs, Silence: silence, StopWhenComplete: stopWhenComplete,
 		OnBoot: func(b console.Boot) {
 			if d, ok := b.Interval(); ok {
 				log.Infof("boot %d: root mount to prompt %.3f s", b.N, d.Seconds())

@@ -40,6 +40,7 @@ func ddSweep(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 		return nil, err
 	}
 	defer removeAll(dir)
+	e.Quiesce()
 	file := filepath.Join(dir, "dd.out")
 
 	out := &Outcome{}

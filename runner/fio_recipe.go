@@ -3,7 +3,6 @@ package runner
 import (
 	"context"
 	"os"
-	"time"
 
 	"github.com/fsbench/fsbench/runner/fio"
 )
@@ -33,9 +32,7 @@ func fioCase(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	if _, err := settle(e.Part.Device, 2*time.Second, time.Minute); err != nil {
-		e.Logf("%s: %v; measuring anyway", e.Step.ID(), err)
-	}
+	e.Quiesce()
 	job.Dir = dir
 	res, err := fio.Run(ctx, job, fio.Options{Engine: fio.EngineAuto})
 	if err != nil {

@@ -49,6 +49,7 @@ func fsyncLatency(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 		return nil, err
 	}
 	defer removeAll(dir)
+	e.Quiesce()
 
 	buf := make([]byte, size)
 	rand.NewChaCha8([32]byte{'f', 's', 'y', 'n', 'c'}).Read(buf)

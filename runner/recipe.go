@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/fsbench/fsbench/resultframe"
 	"github.com/fsbench/fsbench/runplan"
@@ -199,3 +200,29 @@ func (e *Env) cleanup() {
 	}
 	e.mounts = nil
 }
+
+// Quiesce waits until the partition's device has written nothing for two
+// seconds, at most a minute, so that background work a mount starts
+// (ext4lazyinit zeroing inode tables, btrfs and f2fs housekeeping, a
+// journal commit) does not skew the measurement that follows. It says so
+// when the device never went quiet and lets the measurement go on.
+func (e *Env) Quiesce() {
+	if e.Part == nil {
+		return
+	}
+	waited, err := settle(e.Part.Device, 2*time.Second, time.Minute)
+	switch {
+	case err != nil:
+		e.Logf("%s: %v; measuring anyway", e.Step.ID(), err)
+	case waited > 5*time.Second:
+		e.Logf("%s: waited %s for %s to go quiet", e.Step.ID(), waited.Round(time.Second), e.Part.Device)
+	}
+}
+
+// skipError is a test that cannot run on this target; the result says
+// skipped, with the reason, rather than failed.
+type skipError struct{ msg string }
+
+func (e *skipError) Error() string { return e.msg }
+
+func skipf(format string, args ...any) error { return &skipError{fmt.Sprintf(format, args...)} }

@@ -254,6 +254,8 @@ func (r *run) step(ctx context.Context, s runplan.Step) (bool, error) {
 	switch {
 	case timedOut:
 		base.Status, base.Error = resultframe.StatusFailed, fmt.Sprintf("timed out after %s", timeout)
+	case errors.As(err, new(*skipError)):
+		base.Status, base.Error = resultframe.StatusSkipped, err.Error()
 	case err != nil:
 		base.Status, base.Error = resultframe.StatusFailed, err.Error()
 	default:

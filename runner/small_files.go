@@ -43,6 +43,7 @@ func postmarkStep(ctx context.Context, e *Env) (*Outcome, error) {
 		return nil, err
 	}
 	defer removeAll(dir)
+	e.Quiesce()
 	d, err := newPMDir(dir, cfg)
 	if err != nil {
 		return nil, err
