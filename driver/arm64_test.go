@@ -1,0 +1,122 @@
+package driver
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/sirupsen/logrus"
+
+	"github.com/fsbench/fsbench/debian"
+	"github.com/fsbench/fsbench/imagegen"
+	"github.com/fsbench/fsbench/internal/testbin"
+	"github.com/fsbench/fsbench/plan"
+	"github.com/fsbench/fsbench/spec"
+)
+
+const arm64Spec = `
+board "qemu-arm64" {
+  arch    = "arm64"
+  console = "ttyAMA0,115200n8"
+  storage = "vda"
+}
+
+image "disk" {
+  table = "gpt"
+  size  = "256MiB"
+
+  partition "rootfs" {
+    size = "96MiB"
+    root = true
+    filesystem {
+      type  = "ext4"
+      mount = ["noatime"]
+    }
+    contents { userland = "busybox" }
+  }
+
+  partition "bench" {
+    grow = true
+    filesystem {
+      type       = "f2fs"
+      mountpoint = "/mnt/bench"
+    }
+  }
+}
+
+test "boot_time" "rootfs" {
+  iterations = 2
+}
+
+test "fio" "seq" {
+  on      = partition.bench
+  rw      = ["write"]
+  bs      = ["1MiB"]
+  direct  = [true]
+  size    = "8MiB"
+  nrfiles = 1
+}
+`
+
+// TestArm64InQEMU runs a small arm64 board end to end: Debian's arm64
+// kernel and busybox, the arm64 runner, qemu-system-aarch64.
+func TestArm64InQEMU(t *testing.T) {
+	for _, tool := range []string{"qemu-system-aarch64", "apt-get", "fakeroot"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("needs %s (scripts/test.sh installs it)", tool)
+		}
+	}
+	if err := debian.CheckArch(context.Background(), "arm64"); errors.Is(err, debian.ErrForeignArchNotConfigured) {
+		t.Skipf("%v (scripts/test.sh does it)", err)
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "arm64.fsb.hcl")
+	os.WriteFile(path, []byte(arm64Spec), 0o644)
+	s, p, diags := plan.Load(path, spec.Options{}, true)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	v := p.Variants[0]
+	bin := testbin.Runner(t, "arm64")
+	log := logrus.New()
+	log.Out = io.Discard
+	if testing.Verbose() {
+		log.Out = os.Stderr
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	out := filepath.Join(dir, "out")
+	if _, err := imagegen.Build(ctx, p, v, imagegen.Options{OutDir: out, SpecDir: s.Dir, Log: log,
+		Runner: bin, HelperRunner: testbin.Runner(t, ""), CacheDir: testbin.CacheDir()}); err != nil {
+		t.Fatal(err)
+	}
+	o, err := RunQEMU(ctx, Variant{Name: v.Name, Dir: filepath.Join(out, v.Name), Runner: bin, Bootargs: v.Bootargs},
+		QEMU{Accel: "tcg", Disk: "virtio", KernelCache: filepath.Join(testbin.CacheDir(), "kernels")}, Options{Log: log})
+	if err != nil {
+		t.Fatalf("%v (console: %s)", err, tail(o))
+	}
+	count := map[string]int{}
+	for _, r := range o.Summary.Results {
+		if r.Status != "ok" {
+			t.Errorf("%s %s/%s: %s %s", r.Recipe, r.Name, r.Case, r.Status, r.Error)
+		}
+		count[r.Recipe]++
+		if r.Recipe == "boot_time" && (value(r, "host_boot") <= 0 || value(r, "target_boot") <= 0) {
+			t.Errorf("boot %d: %v", r.Iteration, r.Metrics)
+		}
+		if r.Recipe == "fio" && value(r, "write_bytes") != 8<<20 {
+			t.Errorf("fio wrote %v bytes", value(r, "write_bytes"))
+		}
+	}
+	if count["boot_time"] != 2 || count["fio"] != 1 || count["fsbench"] != 1 {
+		t.Errorf("results %v", count)
+	}
+	if o.Summary.Results[0].Attrs["kernel"] == "" || o.Summary.Results[0].Attrs["machine"] != "qemu-system-aarch64 virt virtio" {
+		t.Errorf("attrs %v", o.Summary.Results[0].Attrs)
+	}
+}
