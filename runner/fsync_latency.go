@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
@@ -109,6 +110,9 @@ func (f *syncFile) write(i int64, buf []byte) error {
 	off := (i % f.blocks) * int64(len(buf))
 	for len(buf) > 0 {
 		n, err := unix.Pwrite(f.fd, buf, off)
+		if errors.Is(err, unix.EINTR) {
+			continue
+		}
 		if err != nil {
 			return err
 		}

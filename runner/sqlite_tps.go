@@ -137,4 +137,3 @@ func lastLine(s string) string {
 	}
 	return s
 }
-

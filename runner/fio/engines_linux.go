@@ -126,6 +126,18 @@ func newAIOEngine(depth int) (*aioEngine, error) {
 }
 
 func (e *aioEngine) submit(w *worker, u *unit) error {
+	if err := e.queue(w, u); err != nil {
+		return err
+	}
+	if u.done == 0 {
+		u.issue = w.now()
+		w.submitted(u)
+	}
+	return nil
+}
+
+// queue hands u's remaining bytes to the kernel.
+func (e *aioEngine) queue(w *worker, u *unit) error {
 	cmd := uint16(iocbCmdPread)
 	if u.op == opWrite {
 		cmd = iocbCmdPwrite
@@ -158,10 +170,6 @@ func (e *aioEngine) submit(w *worker, u *unit) error {
 	}
 	e.units[u.slot] = u
 	e.n++
-	if u.done == 0 {
-		u.issue = w.now()
-		w.submitted(u)
-	}
 	return nil
 }
 
@@ -184,6 +192,15 @@ func (e *aioEngine) reap(w *worker, least int) error {
 			e.units[ev.data] = nil
 			e.n--
 			switch {
+			case ev.res == -int64(unix.EINTR):
+				// A filesystem without direct I/O (nilfs2) does the
+				// I/O in io_submit's thread, where the Go runtime's
+				// preemption signal can interrupt it before any byte
+				// moved: issue it again.
+				if err := e.queue(w, u); err != nil {
+					return err
+				}
+				continue
 			case ev.res < 0:
 				return w.ioError(u, unix.Errno(-ev.res))
 			case ev.res == 0:
