@@ -56,8 +56,9 @@ func mainRun(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "fsbench-runner:", err)
 		return 1
 	}
+	opts := cmdlineOptions()
 	if *finally == "" {
-		*finally = cmdlineOptions()["finally"]
+		*finally = opts["finally"]
 	}
 	switch *finally {
 	case "", "stay", "reboot", "poweroff":
@@ -67,7 +68,7 @@ func mainRun(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	_, err = Run(ctx, Options{Plan: p, StateDir: *state, Console: stdout, Finally: *finally})
+	_, err = Run(ctx, Options{Plan: p, StateDir: *state, Console: stdout, Finally: *finally, LAVA: opts["lava"] == "1"})
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			fmt.Fprintln(stderr, "fsbench-runner: stopped; the next start resumes")

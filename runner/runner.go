@@ -44,6 +44,10 @@ type Options struct {
 	Reboot func(cmd string) error
 	// BootID overrides the kernel's boot id (tests).
 	BootID string
+	// LAVA also prints each result as a LAVA test-case signal, which a
+	// LAVA lab's log parser records without fsbench on the host. The
+	// kernel's fsbench.lava=1 sets it on the target.
+	LAVA bool
 }
 
 // Status is how a run call ended.
@@ -179,7 +183,7 @@ func (r *run) finishPlan() error {
 	res := resultframe.Result{
 		Recipe: "fsbench", Name: "plan", Case: "complete", Status: resultframe.StatusOK,
 		Metrics: []resultframe.Metric{
-			{Name: "results", Value: float64(r.st.Seq)},
+			{Name: "results", Value: float64(r.st.Seq + 1)}, // this one included
 			{Name: "boots", Value: float64(r.st.Boots)},
 		},
 	}
@@ -355,6 +359,11 @@ func (r *run) deliver() error {
 		}
 		for _, l := range lines {
 			if _, err := io.WriteString(r.out, l+"\n"); err != nil {
+				return err
+			}
+		}
+		if r.opt.LAVA {
+			if _, err := io.WriteString(r.out, lavaSignal(res)+"\n"); err != nil {
 				return err
 			}
 		}
