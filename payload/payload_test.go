@@ -60,7 +60,7 @@ func TestCompileQuickstart(t *testing.T) {
 		t.Fatal(err)
 	}
 	size, err := back.Steps[1].Params.Int("size")
-	if err != nil || size != 64<<20 {
+	if err != nil || size != 16<<20 {
 		t.Errorf("fio size %d (%v)", size, err)
 	}
 }

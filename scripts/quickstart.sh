@@ -14,4 +14,4 @@ for f in examples/*.fsb.hcl; do
 	bin/fsbench validate "$f"
 done
 log "running the quickstart in QEMU (results in out/quickstart/<variant>/run/)"
-FSBENCH_LOG=${FSBENCH_LOG:-info} bin/fsbench run -o out/quickstart "$@" examples/quickstart.fsb.hcl
+FSBENCH_LOG=${FSBENCH_LOG:-info} bin/fsbench run -j 2 -o out/quickstart "$@" examples/quickstart.fsb.hcl
