@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"os/signal"
 	"syscall"
 
@@ -66,6 +67,14 @@ func mainRun(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "fsbench-runner: -finally %q: want stay, reboot or poweroff\n", *finally)
 		return 2
 	}
+	if os.Getenv(supervisedEnv) == "" {
+		exe, err := os.Executable()
+		if err != nil {
+			fmt.Fprintln(stderr, "fsbench-runner:", err)
+			return 1
+		}
+		return supervise(exe, os.Args[1:], os.Environ(), stdout, stderr)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	_, err = Run(ctx, Options{Plan: p, StateDir: *state, Console: stdout, Finally: *finally, LAVA: opts["lava"] == "1"})
@@ -78,4 +87,41 @@ func mainRun(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// supervisedEnv marks the runner process that a supervising parent
+// started.
+const supervisedEnv = "FSBENCH_RUNNER_SUPERVISED"
+
+// maxRestarts bounds how often a crashed runner is started again: more than
+// MaxAttempts, so that an iteration that crashes it every time is recorded
+// as failed and the plan goes on.
+const maxRestarts = 2 * MaxAttempts
+
+// supervise runs the runner as a child process and starts it again when it
+// crashes (a Go panic exits with status 2, a signal kills it): the new
+// process resumes from the state file, as after a power cut, so a bug in
+// one recipe costs that iteration, not the rest of the plan. A child that
+// ends normally, with an error or stopped, ends the supervisor with it.
+func supervise(exe string, args, env []string, stdout, stderr io.Writer) int {
+	for start := 0; ; start++ {
+		cmd := exec.Command(exe, args...)
+		cmd.Env = append(env, supervisedEnv+"=1")
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = nil, stdout, stderr
+		err := cmd.Run()
+		code := cmd.ProcessState.ExitCode()
+		var exitErr *exec.ExitError
+		if err != nil && !errors.As(err, &exitErr) {
+			fmt.Fprintln(stderr, "fsbench-runner:", err)
+			return 1
+		}
+		if code != 2 && code != -1 {
+			return code
+		}
+		if start >= maxRestarts {
+			fmt.Fprintf(stderr, "fsbench-runner: crashed %d times; giving up\n", start+1)
+			return 1
+		}
+		fmt.Fprintf(stdout, "fsbench-runner: the runner crashed (%v); starting it again to resume\n", err)
+	}
 }

@@ -26,6 +26,9 @@ import (
 
 const childEnv = "FSBENCH_RUNNER_TEST_CHILD"
 
+// crashAfterFirst makes the churn recipe panic in its second iteration.
+var crashAfterFirst bool
+
 func init() {
 	register("churn", Recipe{Iterate: churn})
 }
@@ -46,6 +49,9 @@ func churn(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 	if err := f.Sync(); err != nil {
 		return nil, err
 	}
+	if crashAfterFirst && iter == 2 {
+		panic("churn: crashing on purpose")
+	}
 	out := &Outcome{RebootAfter: e.Step.Test == "rebooting"}
 	out.metric("iter", float64(iter), "")
 	return out, nil
@@ -54,6 +60,12 @@ func churn(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 func TestMain(m *testing.M) {
 	if os.Getenv(childEnv) == "" {
 		os.Exit(m.Run())
+	}
+	if flag := os.Getenv("CRASH_ONCE"); flag != "" {
+		if _, err := os.Stat(flag); err != nil {
+			os.WriteFile(flag, nil, 0o644)
+			crashAfterFirst = true
+		}
 	}
 	p, err := runplan.Load(os.Getenv("PLAN"))
 	if err != nil {
@@ -205,4 +217,31 @@ func checkOnce(t *testing.T, where string, got map[uint64]resultframe.Result, wa
 	if last := got[uint64(want)]; last.Recipe != "fsbench" || last.Case != "complete" {
 		t.Errorf("%s: last result is %s/%s, want the plan's end", where, last.Recipe, last.Case)
 	}
+}
+
+func TestSupervisorRestartsACrashedRunner(t *testing.T) {
+	dir := t.TempDir()
+	work := filepath.Join(dir, "work")
+	os.Mkdir(work, 0o755)
+	p := planFor(nil, runplan.Step{Recipe: "churn", Test: "plain", Case: "a",
+		Params: runplan.Params{"iterations": json.Number("3"), "dir": work, "timeout": "1m"}})
+	planPath := filepath.Join(dir, "plan.json")
+	var b bytes.Buffer
+	p.Encode(&b)
+	os.WriteFile(planPath, b.Bytes(), 0o644)
+	env := append(os.Environ(), childEnv+"=1", "PLAN="+planPath, "STATE="+filepath.Join(dir, "state"),
+		"BOOT=one", "CRASH_ONCE="+filepath.Join(dir, "crashed"))
+	var out, errs bytes.Buffer
+	code := supervise(os.Args[0], []string{"-test.run=^$"}, env, &out, &errs)
+	if code != 0 {
+		t.Fatalf("supervisor exit %d\n%s\n%s", code, out.String(), errs.String())
+	}
+	if !strings.Contains(out.String(), "the runner crashed") || !strings.Contains(errs.String(), "crashing on purpose") {
+		t.Errorf("no crash seen:\n%s\n%s", out.String(), errs.String())
+	}
+	got := map[uint64]resultframe.Result{}
+	for _, r := range decodeFrames(t, out.Bytes()) {
+		got[r.Seq] = r
+	}
+	checkOnce(t, "console", got, 4)
 }

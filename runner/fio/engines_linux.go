@@ -173,13 +173,13 @@ func (e *aioEngine) queue(w *worker, u *unit) error {
 	return nil
 }
 
+// reap waits until least I/Os have completed (fewer when fewer are in
+// flight). An I/O that comes back short or interrupted is issued again and
+// does not count, so the caller always gets the free units it waits for.
 func (e *aioEngine) reap(w *worker, least int) error {
-	least = min(least, e.n)
-	if least <= 0 {
-		return nil
-	}
-	for {
-		n, err := ioGetevents(e.ctx, least, least, unsafe.Pointer(&e.events[0]))
+	for done := 0; done < least && e.n > 0; {
+		want := min(least-done, e.n)
+		n, err := ioGetevents(e.ctx, want, want, unsafe.Pointer(&e.events[0]))
 		if err == unix.EINTR {
 			continue
 		}
@@ -214,9 +214,10 @@ func (e *aioEngine) reap(w *worker, least int) error {
 				continue
 			}
 			w.complete(u, now)
+			done++
 		}
-		return nil
 	}
+	return nil
 }
 
 func (e *aioEngine) inflight() int { return e.n }
