@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# Benchmark: how exactly `fsbench capture` stamps console lines, against
+# Debian's grabserial 2.1.0 and a minimal blocking reader, on a pty fed
+# with a real boot console (bench/boot.log: 300 lines, 21 KB, from the
+# SeaBIOS banner through the root mount and the "fsbench login: " prompt
+# to the runner's first result frames and "fsbench-runner: reboot").
+#
+# Usage: bench/capture-vs-grabserial.sh [-n RUNS] [-l LOAD] [-t SCALE] [-k]
+#   -n RUNS   runs per tool and machine state (default 5)
+#   -l LOAD   busy-looping processes in the loaded pass (default: one per
+#             CPU, so that every CPU has a competing process)
+#   -t SCALE  scale of the boot's pauses (the kernel timestamps) in the
+#             playback (default 1: the real ~9.2 s; 0: back to back)
+#   -k        keep the work directory (binaries, tool outputs, per-line
+#             errors, JSON) and print its path
+#
+# The driver, bench/internal/capturebench, does one pass with the machine
+# as it is ("base": no load added; on a shared machine that is not idle)
+# and one with LOAD busy-looping processes, children of the driver and so
+# in its session (with autogroup scheduling, in its group), like a
+# `make -j` started from the same shell. In each pass, for each
+# run and tool (the order rotates from run to run), it opens a fresh pty,
+# starts the tool on the slave, waits until the tool sleeps waiting for
+# input (/proc/PID/fd and wchan), and plays the log into the master: 16
+# bytes per write(2) like a UART FIFO, at the 115200-baud byte rate, each
+# line held back until its kernel timestamp so that the boot's pauses are
+# replayed, sleeping with clock_nanosleep to absolute deadlines counted
+# from the start. The send time of a line is the time.Now() just before the
+# write(2) that carries its first byte.
+#
+#   fsbench capture -port SLAVE -baud 115200 -reset 'VFS: Mounted root'
+#           -quit 'fsbench-runner: reboot' -timeout ...
+#   grabserial -S -d SLAVE -b 115200 -t -m '.*VFS: Mounted root'
+#           -q 'fsbench-runner: reboot' -e ...
+#   minimal: a goroutine of the driver on its own thread, blocked in
+#           read(2) on the slave (raw termios, VMIN=1), stamping the
+#           first byte of each line with the time.Now() after the read.
+#   minimal-proc: the same loop in a child process (the driver run with
+#           -reader), printing like fsbench: its CPU time is counted like
+#           fsbench's, Go runtime threads included.
+#
+# Per line, error = (stamp_i - stamp_root) - (send_i - send_root), with the
+# VFS root-mount line as the reference for every tool; the figures of a run
+# are the median, p99 (nearest rank: the 3rd largest of 299) and max of
+# |error|, the error of the root-mount-to-prompt interval, and the tool's
+# CPU time (user+sys of the child from wait4; for the in-process reader,
+# RUSAGE_THREAD of its thread), the part of it spent before the tool waited
+# for input shown apart, its context switches and major page faults. The
+# "lag" columns need no reference line: stamp_i - send_i less the run's
+# smallest, so a stall that hits the root-mount line itself (which shifts
+# every error above) does not show there. The tables give the medians over
+# the runs.
+#
+# Installs grabserial and jq with apt-get, builds fsbench and the driver
+# from this checkout, and checks the targets: fsbench's median error at
+# most 1.2x the minimal reader's, its p99 under 5 ms in the loaded pass,
+# its CPU time under 0.4x grabserial's. It exits non-zero when a run
+# fails, not when a target is missed.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(dirname "$here")
+# shellcheck source-path=SCRIPTDIR source=../scripts/lib.sh
+. "$repo/scripts/lib.sh"
+
+runs=5 load=$(nproc) scale=1 keep=0
+while getopts "n:l:t:k" opt; do
+	case $opt in
+		n) runs=$OPTARG ;;
+		l) load=$OPTARG ;;
+		t) scale=$OPTARG ;;
+		k) keep=1 ;;
+		*) sed -n '2,/^set -euo/p' "$0" | sed '$d' >&2; exit 2 ;;
+	esac
+done
+if ! [[ $runs =~ ^[0-9]+$ ]] || [ "$runs" -lt 1 ]; then die "-n wants a number of runs, at least 1"; fi
+if ! [[ $load =~ ^[0-9]+$ ]] || [ "$load" -lt 1 ]; then die "-l wants a number of processes, at least 1"; fi
+if ! [[ $scale =~ ^[0-9]+(\.[0-9]+)?$ ]]; then die "-t wants a number, 0 or more"; fi
+
+apt_install grabserial jq
+ensure_go
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/fsbench-capture-bench.XXXXXX")
+cleanup() {
+	local rc=$?
+	if [ "$keep" -eq 1 ]; then
+		log "work directory kept: $work"
+	else
+		rm -rf "$work"
+	fi
+	exit $rc
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+log "building fsbench and capturebench"
+(cd "$repo" && go build -o "$work/bin/fsbench" ./cmd/fsbench &&
+	go build -o "$work/bin/capturebench" ./bench/internal/capturebench)
+
+# ---------------------------------------------------------------- machine
+pkgver() { dpkg-query -W -f='${Version}' "$1" 2>/dev/null || echo '?'; }
+echo "== machine"
+echo "cpus:    $(nproc) ($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1))"
+echo "memory:  $(free -g | awk '/^Mem:/ {print $2 " GiB"}')"
+echo "system:  $(. /etc/os-release && echo "$PRETTY_NAME"), Linux $(uname -r), clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null || echo '?')"
+echo "fsbench: $(git -C "$repo" describe --always --dirty 2>/dev/null || echo unknown), $(go version | cut -d' ' -f3)"
+echo "tools:   grabserial $(pkgver grabserial), python3-serial $(pkgver python3-serial), $(python3 --version 2>&1)"
+echo "log:     bench/boot.log, $(grep -c '' "$here/boot.log") lines, $(stat -c %s "$here/boot.log") bytes"
+echo
+
+# ---------------------------------------------------------------- runs
+# pass NAME LOAD: one pass of the driver; its table on stdout, the load
+# average before and after.
+pass() {
+	local name=$1 k=$2
+	mkdir -p "$work/$name"
+	local before after
+	before=$(cut -d' ' -f1-3 /proc/loadavg)
+	log "$name pass: $runs runs per tool, $k spinning processes"
+	"$work/bin/capturebench" -log "$here/boot.log" -fsbench "$work/bin/fsbench" -grabserial "$(command -v grabserial)" \
+		-n "$runs" -load "$k" -timescale "$scale" -json "$work/$name.json" -work "$work/$name" \
+		>"$work/$name.table" 2>"$work/$name.log" || { cat "$work/$name.log" >&2; die "the $name pass failed"; }
+	after=$(cut -d' ' -f1-3 /proc/loadavg)
+	echo "== $name pass (load average before: $before; after: $after)"
+	cat "$work/$name.table"
+	echo "per run:"
+	sed 's/^/  /' "$work/$name.log"
+	echo
+}
+pass base 0
+pass loaded "$load"
+
+# ---------------------------------------------------------------- checks
+# fig PASS TOOL FIELD: a median figure of a tool from a pass's JSON.
+fig() { jq -r --arg t "$2" ".tools[] | select(.name == \$t) | .median.$3" "$work/$1.json"; }
+# check LABEL EXPR A B: prints the comparison and whether it holds (awk EXPR on a, b).
+check() {
+	local verdict
+	verdict=$(awk -v a="$3" -v b="$4" "BEGIN {print (($2) ? \"met\" : \"NOT met\")}")
+	printf '%-58s %s\n' "$1" "$verdict"
+}
+us() { awk -v s="$1" 'BEGIN {printf "%.1f µs", s * 1e6}'; }
+
+echo "== targets"
+for p in base loaded; do
+	f=$(fig $p fsbench median_s) m=$(fig $p minimal median_s)
+	check "median error ($p): fsbench $(us "$f") <= 1.2 x minimal $(us "$m")" 'a <= 1.2 * b' "$f" "$m"
+done
+f=$(fig loaded fsbench p99_s)
+check "p99 error (loaded): fsbench $(us "$f") < 5 ms" 'a < 0.005' "$f" 0
+for p in base loaded; do
+	f=$(fig $p fsbench cpu_s) g=$(fig $p grabserial cpu_s)
+	ratio=$(awk -v a="$f" -v b="$g" 'BEGIN {printf "%.2f", a / b}')
+	check "CPU ($p): fsbench ${f}s < 0.4 x grabserial ${g}s (${ratio}x)" 'a < 0.4 * b' "$f" "$g"
+done
+f=$(fig base fsbench cpu_s) m=$(fig base minimal-proc cpu_s)
+echo "(for reference: fsbench's CPU in the base pass is $(awk -v a="$f" -v b="$m" 'BEGIN {printf "%.2f", a / b}')x that of minimal-proc, a bare Go read loop: ${f}s / ${m}s)"
