@@ -11,11 +11,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fsbench/fsbench/internal/testbin"
-
 	"github.com/sirupsen/logrus"
 
 	"github.com/fsbench/fsbench/imagegen"
+	"github.com/fsbench/fsbench/internal/testbin"
 	"github.com/fsbench/fsbench/plan"
 	"github.com/fsbench/fsbench/resultframe"
 	"github.com/fsbench/fsbench/spec"

@@ -14,12 +14,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/fsbench/fsbench/internal/atomicfile"
-
 	"github.com/sirupsen/logrus"
 
 	"github.com/fsbench/fsbench/console"
 	"github.com/fsbench/fsbench/imagegen"
+	"github.com/fsbench/fsbench/internal/atomicfile"
 	"github.com/fsbench/fsbench/qemu"
 	"github.com/fsbench/fsbench/qemu/initramfs"
 	"github.com/fsbench/fsbench/qemu/kernel"
@@ -128,7 +127,7 @@ func RunQEMU(ctx context.Context, v Variant, q QEMU, opt Options) (*Outcome, err
 	if err != nil {
 		return nil, err
 	}
-	defer vm.Kill()
+	defer vm.Close()
 	out := &Outcome{Variant: v.Name, Results: filepath.Join(runDir, "results.jsonl"),
 		Console: filepath.Join(runDir, "console.log"), Kernel: k.Version.String(), Accel: vm.Accel()}
 	sum, err := followPlan(ctx, vm.Console(), out, p, map[string]string{

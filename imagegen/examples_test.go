@@ -14,11 +14,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fsbench/fsbench/internal/testbin"
-
 	"golang.org/x/sys/unix"
 
 	"github.com/fsbench/fsbench/imagegen/readback"
+	"github.com/fsbench/fsbench/internal/testbin"
 	"github.com/fsbench/fsbench/plan"
 	"github.com/fsbench/fsbench/spec"
 )

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/fsbench/fsbench/internal/atomicfile"
-
 	"github.com/fsbench/fsbench/payload"
 	"github.com/fsbench/fsbench/populate"
 	"github.com/fsbench/fsbench/qemu"

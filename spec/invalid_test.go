@@ -11,11 +11,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fsbench/fsbench/internal/golden"
-
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/fsbench/fsbench/diag"
+	"github.com/fsbench/fsbench/internal/golden"
 	"github.com/fsbench/fsbench/plan"
 	"github.com/fsbench/fsbench/spec"
 )

@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fsbench/fsbench/debian"
-
 	"github.com/sirupsen/logrus"
+
+	"github.com/fsbench/fsbench/debian"
 )
 
 // The tests share one real Debian kernel (~70 MB download, ~400 MB
