@@ -3,8 +3,6 @@ package driver
 import (
 	"context"
 	"fmt"
-	"io"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -34,25 +32,8 @@ type Board struct {
 // runner reboots it itself for boot_time and power_loss; it stays on at the
 // end.
 func RunBoard(ctx context.Context, v Variant, b Board, opt Options) (*Outcome, error) {
-	log := opt.Log
-	if log == nil {
-		l := logrus.New()
-		l.Out = io.Discard
-		log = l
-	}
-	log = log.WithField("variant", v.Name)
-	m, p, err := loadBuild(v.Dir)
+	log, m, p, runDir, err := prepare(v, opt, "a board run flashes one")
 	if err != nil {
-		return nil, err
-	}
-	if len(m.Images) != 1 {
-		return nil, fmt.Errorf("variant %s has %d images; a board run flashes one", v.Name, len(m.Images))
-	}
-	runDir := filepath.Join(v.Dir, "run")
-	if err := os.RemoveAll(runDir); err != nil {
-		return nil, err
-	}
-	if err := os.MkdirAll(runDir, 0o755); err != nil {
 		return nil, err
 	}
 	port, err := serialcap.OpenSerial(b.Port, serialcap.Config{Baud: b.Baud, RTSCTS: b.RTSCTS})

@@ -71,30 +71,13 @@ type Outcome struct {
 
 // RunQEMU boots v in QEMU and follows it until its plan is complete.
 func RunQEMU(ctx context.Context, v Variant, q QEMU, opt Options) (*Outcome, error) {
-	log := opt.Log
-	if log == nil {
-		l := logrus.New()
-		l.Out = io.Discard
-		log = l
-	}
-	log = log.WithField("variant", v.Name)
-	m, p, err := loadBuild(v.Dir)
+	log, m, p, runDir, err := prepare(v, opt, "the QEMU target boots one disk")
 	if err != nil {
 		return nil, err
-	}
-	if len(m.Images) != 1 {
-		return nil, fmt.Errorf("variant %s has %d images; the QEMU target boots one disk", v.Name, len(m.Images))
 	}
 	arch := qemuArch(p.Board.Arch)
 	k, err := fetchKernel(ctx, log, q.KernelCache, arch)
 	if err != nil {
-		return nil, err
-	}
-	runDir := filepath.Join(v.Dir, "run")
-	if err := os.RemoveAll(runDir); err != nil {
-		return nil, err
-	}
-	if err := os.MkdirAll(runDir, 0o755); err != nil {
 		return nil, err
 	}
 	disk := filepath.Join(runDir, m.Images[0].File)
@@ -215,6 +198,29 @@ func fetchKernel(ctx context.Context, log logrus.FieldLogger, cache, arch string
 	}
 	kernels.Store(arch, k)
 	return k, nil
+}
+
+// prepare reads a built variant and makes its empty run directory.
+func prepare(v Variant, opt Options, oneImage string) (logrus.FieldLogger, *imagegen.Manifest, *runplan.Plan, string, error) {
+	log := opt.Log
+	if log == nil {
+		l := logrus.New()
+		l.Out = io.Discard
+		log = l
+	}
+	log = log.WithField("variant", v.Name)
+	m, p, err := loadBuild(v.Dir)
+	if err != nil {
+		return nil, nil, nil, "", err
+	}
+	if len(m.Images) != 1 {
+		return nil, nil, nil, "", fmt.Errorf("variant %s has %d images; %s", v.Name, len(m.Images), oneImage)
+	}
+	runDir := filepath.Join(v.Dir, "run")
+	if err := os.RemoveAll(runDir); err != nil {
+		return nil, nil, nil, "", err
+	}
+	return log, m, p, runDir, os.MkdirAll(runDir, 0o755)
 }
 
 func loadBuild(dir string) (*imagegen.Manifest, *runplan.Plan, error) {
