@@ -196,7 +196,9 @@ func safeName(s string) string {
 
 func (e *Env) cleanup() {
 	for i := len(e.mounts) - 1; i >= 0; i-- {
-		unmount(e.mounts[i])
+		if err := unmount(e.mounts[i]); err != nil && e.log != nil {
+			e.Logf("%s: %v", e.Step.ID(), err)
+		}
 	}
 	e.mounts = nil
 }

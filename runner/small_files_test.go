@@ -2,6 +2,7 @@ package runner
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -59,7 +60,11 @@ func TestSmallFilesPostmarkAndBonnie(t *testing.T) {
 			bon := res[2]
 			for _, name := range []string{"put_block", "rewrite", "get_block", "seeks", "seq_create", "seq_stat", "seq_del", "ran_create", "ran_stat", "ran_del"} {
 				v, cpu := metric(bon, name), metric(bon, name+"_cpu")
-				if v <= 0 || cpu < 0 || cpu > 100*float64(bonSeekProcs)+50 {
+				// A test that ran for less than bonnie++'s minimum time
+				// has a CPU share made of whole scheduler ticks, which
+				// can exceed 100%; bonnie++ prints +++++ there.
+				fast := slices.Contains(strings.Split(bon.Attrs["too_fast"], ","), name)
+				if v <= 0 || cpu < 0 || (!fast && cpu > 100*float64(bonSeekProcs)+50) {
 					t.Errorf("bonnie %s = %v, %v%% CPU", name, v, cpu)
 				}
 			}

@@ -242,8 +242,18 @@ func mount(dev, dir, fstype string, flags uintptr, data string) (string, error) 
 	return "", fmt.Errorf("mount %s %s: no filesystem type of /proc/filesystems accepts it", dev, dir)
 }
 
+// unmount unmounts dir. A filesystem that is busy for a moment (a
+// process of a finished test still closing its files, a writeback in
+// flight) gets a few more tries.
 func unmount(dir string) error {
-	if err := unix.Unmount(dir, 0); err != nil {
+	var err error
+	for try := 0; try < 20; try++ {
+		if err = unix.Unmount(dir, 0); !errors.Is(err, unix.EBUSY) {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if err != nil {
 		return fmt.Errorf("umount %s: %w", dir, err)
 	}
 	return nil
