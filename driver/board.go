@@ -63,7 +63,7 @@ func RunBoard(ctx context.Context, v Variant, b Board, opt Options) (*Outcome, e
 	follow := make(chan error, 1)
 	go func() {
 		var err error
-		out.Summary, err = followPlan(ctx, port, out, p, map[string]string{"target": "board", "port": b.Port}, opt, v.Name, log, silenceFor(p), true)
+		out.Summary, err = followPlan(ctx, newBoardPower(ctx, port, b.PowerCycle, log), out, p, map[string]string{"target": "board", "port": b.Port}, opt, v.Name, log, silenceFor(p), true)
 		follow <- err
 	}()
 	if len(b.PowerCycle) > 0 {

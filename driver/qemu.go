@@ -110,10 +110,14 @@ func RunQEMU(ctx context.Context, v Variant, q QEMU, opt Options) (*Outcome, err
 	if err != nil {
 		return nil, err
 	}
-	defer vm.Close()
+	// The same machine again after a power cut, with the accelerator
+	// already decided.
+	mach.Accel = vm.Accel()
+	sw := newPowerSwitch(ctx, vm, mach, log)
+	defer sw.Close()
 	out := &Outcome{Variant: v.Name, Results: filepath.Join(runDir, "results.jsonl"),
 		Console: filepath.Join(runDir, "console.log"), Kernel: k.Version.String(), Accel: vm.Accel()}
-	sum, err := followPlan(ctx, vm.Console(), out, p, map[string]string{
+	sum, err := followPlan(ctx, sw, out, p, map[string]string{
 		"target": "qemu", "machine": machineName(arch, q.Disk), "accel": vm.Accel(),
 		"kernel_package": k.Version.String(), "disk": q.Disk,
 	}, opt, v.Name, log, silenceFor(p), false)
@@ -123,7 +127,7 @@ func RunQEMU(ctx context.Context, v Variant, q QEMU, opt Options) (*Outcome, err
 	}
 	// The runner powers the machine off once the plan is done.
 	select {
-	case <-vm.Exited():
+	case <-sw.VM().Exited():
 	case <-time.After(time.Minute):
 		log.Warnf("QEMU still runs a minute after the plan completed; stopping it")
 	}

@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -99,8 +100,32 @@ type Env struct {
 	// Scratch is the step's data kept across reboots; a recipe sets it
 	// with SetScratch and the runner saves it with the state.
 	Scratch json.RawMessage
-	log     func(format string, args ...any)
-	mounts  []string
+	// BootID is the kernel's id of the current boot.
+	BootID string
+	// StateDir is the runner's state directory, outside the filesystems
+	// under test as long as they are not the root.
+	StateDir string
+	log      func(format string, args ...any)
+	print    func(line string)
+	saveFn   func(scratch json.RawMessage) error
+	mounts   []string
+}
+
+// Printf writes a line to the console as it is, without the runner's
+// prefix, for lines the host acts on.
+func (e *Env) Printf(format string, args ...any) {
+	if e.print != nil {
+		e.print(fmt.Sprintf(format, args...))
+	}
+}
+
+// save makes the step's scratch durable now, before something that may
+// not return (a power cut).
+func (e *Env) save() error {
+	if e.saveFn == nil {
+		return errors.New("the step's data cannot be saved here")
+	}
+	return e.saveFn(e.Scratch)
 }
 
 // Logf writes a progress line to the console.

@@ -13,12 +13,15 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/fsbench/fsbench/resultframe"
 	"github.com/fsbench/fsbench/runplan"
@@ -77,6 +80,7 @@ type run struct {
 	jl    *journal
 	out   io.Writer
 	boot  string
+	dir   string // the state directory
 	attrs map[string]string
 }
 
@@ -94,7 +98,7 @@ func newRun(opt Options) (*run, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("state directory: %w", err)
 	}
-	r := &run{opt: opt, plan: opt.Plan, out: opt.Console, boot: opt.BootID}
+	r := &run{opt: opt, plan: opt.Plan, out: opt.Console, boot: opt.BootID, dir: dir}
 	if r.out == nil {
 		r.out = io.Discard
 	}
@@ -226,11 +230,8 @@ func (r *run) step(ctx context.Context, s runplan.Step) (bool, error) {
 		return false, r.advance(ctx, rec, s, n, base, false)
 	}
 
-	e := &Env{Plan: r.plan, Step: s, P: &runplan.Reader{P: s.Params}, FreshBoot: !r.st.BootWork,
-		Scratch: r.st.Scratch, log: r.logf}
-	if s.On != "" {
-		e.Part, _ = r.plan.Partition(s.On)
-	}
+	e := r.env(s)
+	e.FreshBoot = !r.st.BootWork
 	r.st.Attempts++
 	r.st.BootWork = true
 	if err := r.sf.save(r.st); err != nil {
@@ -274,6 +275,21 @@ func (r *run) step(ctx context.Context, s runplan.Step) (bool, error) {
 	return reboot, nil
 }
 
+// env is what a recipe sees of step s.
+func (r *run) env(s runplan.Step) *Env {
+	e := &Env{Plan: r.plan, Step: s, P: &runplan.Reader{P: s.Params}, Scratch: r.st.Scratch,
+		BootID: r.boot, StateDir: r.dir, log: r.logf}
+	if s.On != "" {
+		e.Part, _ = r.plan.Partition(s.On)
+	}
+	e.print = func(line string) { io.WriteString(r.out, line+"\n") }
+	e.saveFn = func(scratch json.RawMessage) error {
+		r.st.Scratch = scratch
+		return r.sf.save(r.st)
+	}
+	return e
+}
+
 // advance records the iteration's result and moves to the next iteration,
 // or to the step's Finish after the last.
 func (r *run) advance(ctx context.Context, rec Recipe, s runplan.Step, n int, res resultframe.Result, reboot bool) error {
@@ -294,10 +310,7 @@ func (r *run) advance(ctx context.Context, rec Recipe, s runplan.Step, n int, re
 
 func (r *run) finishStep(ctx context.Context, rec Recipe, s runplan.Step) error {
 	if rec.Finish != nil {
-		e := &Env{Plan: r.plan, Step: s, P: &runplan.Reader{P: s.Params}, Scratch: r.st.Scratch, log: r.logf}
-		if s.On != "" {
-			e.Part, _ = r.plan.Partition(s.On)
-		}
+		e := r.env(s)
 		err := rec.Finish(ctx, e)
 		e.cleanup()
 		if err != nil {
@@ -368,8 +381,19 @@ func (r *run) deliver() error {
 			}
 		}
 	}
+	drain(r.out)
 	r.st.Pending = nil
 	return r.sf.save(r.st)
+}
+
+// drain waits until a serial console has sent everything written to it
+// (tcdrain), so that what the next step makes the kernel print does not
+// land in the middle of a frame: the kernel writes to the console
+// directly, past the tty's buffer. Anything but a tty is left alone.
+func drain(w io.Writer) {
+	if f, ok := w.(interface{ Fd() uintptr }); ok {
+		unix.IoctlSetInt(int(f.Fd()), unix.TCSBRK, 1)
+	}
 }
 
 // stateDir is the plan's state directory, on its state partition, which

@@ -72,8 +72,10 @@ func dropCaches() error {
 
 // kmsgRecord is one record of the kernel log.
 type kmsgRecord struct {
-	Usec int64 // timestamp, CLOCK_MONOTONIC microseconds
-	Msg  string
+	Level int   // syslog level: 0 emerg ... 3 err, 4 warning, ... 7 debug
+	Seq   int64 // the record's sequence number in the log
+	Usec  int64 // timestamp, CLOCK_MONOTONIC microseconds
+	Msg   string
 }
 
 // readKmsg returns the kernel log records still in the ring buffer.
@@ -112,12 +114,14 @@ func parseKmsg(b []byte) (kmsgRecord, bool) {
 	if len(f) < 3 {
 		return kmsgRecord{}, false
 	}
-	usec, err := strconv.ParseInt(f[2], 10, 64)
-	if err != nil {
+	prio, err1 := strconv.Atoi(f[0])
+	seq, err2 := strconv.ParseInt(f[1], 10, 64)
+	usec, err3 := strconv.ParseInt(f[2], 10, 64)
+	if err1 != nil || err2 != nil || err3 != nil {
 		return kmsgRecord{}, false
 	}
 	line, _, _ := bytes.Cut(msg, []byte{'\n'})
-	return kmsgRecord{Usec: usec, Msg: string(line)}, true
+	return kmsgRecord{Level: prio & 7, Seq: seq, Usec: usec, Msg: string(line)}, true
 }
 
 // writeKmsg logs msg in the kernel log at notice level, so that it has a

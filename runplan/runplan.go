@@ -28,6 +28,11 @@ const (
 	DefaultState = "/var/lib/fsbench"
 )
 
+// PowerCutMarker starts the console line with which the runner asks the
+// host to cut the board's power (power_loss's host_kill trigger):
+// "fsbench-power-cut: N" asks for the cut N seconds after the line.
+const PowerCutMarker = "fsbench-power-cut:"
+
 // Plan is what one variant's runner executes.
 type Plan struct {
 	Format      string `json:"format"`

@@ -1,0 +1,295 @@
+package runner
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"golang.org/x/sys/unix"
+)
+
+// The reliability recipes write files whose every byte can be recomputed
+// from the file's name and a salt, and keep, outside the filesystem under
+// test, a log of what was synced. After the power cut or the fault, the
+// data check reads every file back and sorts what it finds:
+//
+//	Intact        every byte written is there
+//	LostUnsynced  data that was never synced is missing, cut short or
+//	              reads as zeros: allowed by POSIX, and what a power cut
+//	              does
+//	LostSynced    data that fsync (or sync) had reported durable is
+//	              missing, cut short or reads as zeros
+//	Corrupt       bytes that were never written appear, or reading fails
+//	              (a checksumming filesystem refusing a damaged block)
+//
+// The worst class found is the iteration's data class.
+
+// Data classes, from best to worst.
+const (
+	DataIntact       = "Intact"
+	DataLostUnsynced = "LostUnsynced"
+	DataLostSynced   = "LostSynced"
+	DataCorrupt      = "Corrupt"
+)
+
+var dataRank = map[string]int{DataIntact: 0, DataLostUnsynced: 1, DataLostSynced: 2, DataCorrupt: 3}
+
+// worseData returns the worse of two data classes.
+func worseData(a, b string) string {
+	if dataRank[b] > dataRank[a] {
+		return b
+	}
+	return a
+}
+
+// pattern is the content of the files of one iteration.
+type pattern struct {
+	salt string
+}
+
+// stream returns the reader of name's content (endless).
+func (p pattern) stream(name string) *rand.ChaCha8 {
+	return rand.NewChaCha8(sha256.Sum256([]byte(p.salt + "\x00" + name)))
+}
+
+// syncLog is an append-only log of the bytes of each file known durable:
+// one line "name size" per sync, fdatasync'ed before the writer goes on,
+// so it never claims more than was synced. It lives outside the
+// filesystem under test (in the runner's state directory). A line the cut
+// tore is not complete and does not count.
+type syncLog struct {
+	f *os.File
+}
+
+func createSyncLog(path string) (*syncLog, error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	if err := syncDir(filepath.Dir(path)); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return &syncLog{f: f}, nil
+}
+
+// synced records that the first size bytes of name are durable.
+func (l *syncLog) synced(name string, size int64) error {
+	if _, err := fmt.Fprintf(l.f, "%s %d\n", name, size); err != nil {
+		return err
+	}
+	return unix.Fdatasync(int(l.f.Fd()))
+}
+
+func (l *syncLog) close() error { return l.f.Close() }
+
+// readSyncLog returns the synced size of each file in the log; a torn last
+// line is ignored.
+func readSyncLog(path string) (map[string]int64, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return map[string]int64{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]int64{}
+	for len(b) > 0 {
+		line, rest, complete := bytes.Cut(b, []byte{'\n'})
+		if !complete {
+			break
+		}
+		b = rest
+		name, size, ok := strings.Cut(string(line), " ")
+		n, err := strconv.ParseInt(size, 10, 64)
+		if !ok || err != nil || n < 0 {
+			return nil, fmt.Errorf("%s: bad line %q", path, line)
+		}
+		out[name] = max(out[name], n)
+	}
+	return out, nil
+}
+
+// syncDir fsyncs a directory, so that a new entry in it is durable.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}
+
+// DataReport is what the data check found.
+type DataReport struct {
+	Class         string
+	Files         int   // files found
+	SyncedFiles   int   // files the log names
+	SyncedBytes   int64 // bytes the log names
+	LostSynced    int64 // synced bytes missing or zeroed
+	LostUnsynced  int   // files with unsynced data missing
+	CorruptFiles  int
+	ReadErrors    int
+	MissingSynced int // synced files not found at all
+	Problems      []string
+}
+
+func (r *DataReport) problem(format string, args ...any) {
+	if len(r.Problems) < 8 {
+		r.Problems = append(r.Problems, fmt.Sprintf(format, args...))
+	}
+}
+
+// checkData compares the files in dir with their pattern and the sync
+// log. intended gives the size a file was meant to reach (0: unknown),
+// so that a file longer than it is caught.
+func checkData(dir string, pat pattern, synced map[string]int64, intended func(name string) int64) (*DataReport, error) {
+	rep := &DataReport{Class: DataIntact, SyncedFiles: len(synced)}
+	found := map[string]bool{}
+	ents, err := os.ReadDir(dir)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		// The directory itself is unreadable: whatever was synced in it
+		// is lost to the user.
+		rep.ReadErrors++
+		rep.Class = DataCorrupt
+		rep.problem("reading %s: %v", dir, err)
+		return rep, nil
+	}
+	for _, e := range ents {
+		if !e.Type().IsRegular() {
+			continue
+		}
+		rep.Files++
+		found[e.Name()] = true
+		checkFile(rep, filepath.Join(dir, e.Name()), pat, synced[e.Name()], intended(e.Name()))
+	}
+	var names []string
+	for n := range synced {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		rep.SyncedBytes += synced[n]
+		if !found[n] && synced[n] > 0 {
+			rep.MissingSynced++
+			rep.LostSynced += synced[n]
+			rep.Class = worseData(rep.Class, DataLostSynced)
+			rep.problem("%s: synced (%d bytes) but missing", n, synced[n])
+		}
+	}
+	return rep, nil
+}
+
+// checkFile reads one file and compares it, block by block, with its
+// pattern: the first synced bytes must be exact; after them a block may
+// be exact or all zeros (unsynced data not yet written), and the file may
+// end early.
+func checkFile(rep *DataReport, path string, pat pattern, synced, intended int64) {
+	name := filepath.Base(path)
+	f, err := os.Open(path)
+	if err != nil {
+		rep.ReadErrors++
+		rep.Class = worseData(rep.Class, DataCorrupt)
+		rep.problem("%s: %v", name, err)
+		return
+	}
+	defer f.Close()
+	want := pat.stream(name)
+	const block = 4096
+	got, exp := make([]byte, block), make([]byte, block)
+	var off int64
+	lostSynced, lostUnsynced, corrupt := int64(0), false, false
+	for {
+		n, err := io.ReadFull(f, got)
+		if n > 0 {
+			want.Read(exp[:n])
+			for i := 0; i < n; {
+				// Compare in runs up to the synced boundary, so a
+				// zeroed block straddling it is counted on each side.
+				end := n
+				if b := synced - off - int64(i); b > 0 && b < int64(n-i) {
+					end = i + int(b)
+				}
+				g, w := got[i:end], exp[i:end]
+				inSynced := off+int64(i) < synced
+				switch {
+				case bytes.Equal(g, w):
+				case allZero(g) && inSynced:
+					lostSynced += int64(len(g))
+				case allZero(g):
+					lostUnsynced = true
+				default:
+					corrupt = true
+				}
+				i = end
+			}
+			off += int64(n)
+		}
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			break
+		}
+		if err != nil {
+			rep.ReadErrors++
+			corrupt = true
+			rep.problem("%s: read at %d: %v", name, off, err)
+			break
+		}
+	}
+	if off < synced {
+		lostSynced += synced - off
+	}
+	if intended > 0 && off < intended {
+		lostUnsynced = lostUnsynced || off >= synced
+	}
+	if intended > 0 && off > intended {
+		corrupt = true
+		rep.problem("%s: %d bytes, longer than the %d written", name, off, intended)
+	}
+	switch {
+	case corrupt:
+		rep.CorruptFiles++
+		rep.Class = worseData(rep.Class, DataCorrupt)
+		rep.problem("%s: bytes that were never written", name)
+	case lostSynced > 0:
+		rep.LostSynced += lostSynced
+		rep.Class = worseData(rep.Class, DataLostSynced)
+		rep.problem("%s: %d synced bytes lost", name, lostSynced)
+	case lostUnsynced:
+		rep.LostUnsynced++
+		rep.Class = worseData(rep.Class, DataLostUnsynced)
+	}
+}
+
+func allZero(b []byte) bool {
+	for _, c := range b {
+		if c != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// record adds the report to an outcome.
+func (r *DataReport) record(out *Outcome) {
+	out.attr("data", r.Class)
+	out.metric("files_found", float64(r.Files), "")
+	out.metric("files_synced", float64(r.SyncedFiles), "")
+	out.metric("synced_bytes", float64(r.SyncedBytes), "bytes")
+	out.metric("lost_synced_bytes", float64(r.LostSynced), "bytes")
+	out.metric("missing_synced_files", float64(r.MissingSynced), "")
+	out.metric("files_lost_unsynced", float64(r.LostUnsynced), "")
+	out.metric("corrupt_files", float64(r.CorruptFiles), "")
+	out.metric("read_errors", float64(r.ReadErrors), "")
+	if len(r.Problems) > 0 {
+		out.attr("data_problems", strings.Join(r.Problems, "; "))
+	}
+}

@@ -1,0 +1,171 @@
+package runner
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// The runner drives device-mapper through its ioctls on
+// /dev/mapper/control (include/uapi/linux/dm-ioctl.h), so that a board
+// needs no dmsetup. Every request is one struct dm_ioctl followed by its
+// payload; the kernel answers in the same buffer.
+
+const (
+	dmControl     = "/dev/mapper/control"
+	dmHeaderSize  = 312 // sizeof(struct dm_ioctl)
+	dmSpecSize    = 40  // sizeof(struct dm_target_spec)
+	dmNameLen     = 128
+	dmBufferSize  = 16 << 10
+	dmSuspendFlag = 1 << 1
+
+	dmDevCreate  = 3
+	dmDevRemove  = 4
+	dmDevSuspend = 6
+	dmTableLoad  = 9
+)
+
+// dmRequest is _IOWR(0xfd, nr, struct dm_ioctl).
+func dmRequest(nr uintptr) uintptr {
+	return 3<<30 | dmHeaderSize<<16 | 0xfd<<8 | nr
+}
+
+// dmTarget is one line of a device-mapper table.
+type dmTarget struct {
+	start, length uint64 // sectors
+	kind, params  string
+}
+
+// dmIoctl sends one request for the device name, with targets (for a
+// table load), and returns the answer's header.
+func dmIoctl(nr uintptr, name string, flags uint32, targets []dmTarget) ([]byte, error) {
+	if len(name) >= dmNameLen {
+		return nil, fmt.Errorf("device-mapper name %q is too long", name)
+	}
+	buf := make([]byte, dmBufferSize)
+	ne := binary.NativeEndian
+	ne.PutUint32(buf[0:], 4) // interface version 4.0.0
+	ne.PutUint32(buf[16:], dmHeaderSize)
+	ne.PutUint32(buf[20:], uint32(len(targets)))
+	ne.PutUint32(buf[28:], flags)
+	copy(buf[48:48+dmNameLen], name)
+	off := dmHeaderSize
+	for i, t := range targets {
+		spec := buf[off:]
+		ne.PutUint64(spec[0:], t.start)
+		ne.PutUint64(spec[8:], t.length)
+		if len(t.kind) >= 16 {
+			return nil, fmt.Errorf("target type %q is too long", t.kind)
+		}
+		copy(spec[24:40], t.kind)
+		n := dmSpecSize + len(t.params) + 1
+		n = (n + 7) &^ 7
+		if off+n > len(buf) {
+			return nil, errors.New("device-mapper table too long")
+		}
+		copy(spec[dmSpecSize:], t.params)
+		if i < len(targets)-1 {
+			ne.PutUint32(spec[20:], uint32(n))
+		}
+		off += n
+	}
+	ne.PutUint32(buf[12:], uint32(len(buf)))
+	fd, err := unix.Open(dmControl, unix.O_RDWR|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, fmt.Errorf("opening %s (is dm_mod loaded?): %w", dmControl, err)
+	}
+	defer unix.Close(fd)
+	if _, _, errno := unix.Syscall(unix.SYS_IOCTL, uintptr(fd), dmRequest(nr), uintptr(unsafe.Pointer(&buf[0]))); errno != 0 {
+		return nil, errno
+	}
+	return buf[:dmHeaderSize], nil
+}
+
+// dmDevice is a device-mapper device the runner created.
+type dmDevice struct {
+	name  string
+	node  string // the block device node the runner made for it
+	kname string // the kernel's name for it, dm-N, as in its messages
+}
+
+// dmCreate creates the device name with one table and activates it. It
+// makes its own device node under dir, since boards without udev get none
+// in /dev/mapper.
+func dmCreate(name, dir string, targets []dmTarget) (*dmDevice, error) {
+	hdr, err := dmIoctl(dmDevCreate, name, 0, nil)
+	if err != nil {
+		return nil, fmt.Errorf("creating device-mapper device %s: %w", name, err)
+	}
+	d := &dmDevice{name: name}
+	if _, err := dmIoctl(dmTableLoad, name, 0, targets); err != nil {
+		d.remove()
+		return nil, fmt.Errorf("loading the table of %s (is the target's module loaded?): %w", name, err)
+	}
+	if _, err := dmIoctl(dmDevSuspend, name, 0, nil); err != nil { // no suspend flag: resume
+		d.remove()
+		return nil, fmt.Errorf("activating %s: %w", name, err)
+	}
+	dev := binary.NativeEndian.Uint64(hdr[40:])
+	d.kname = fmt.Sprintf("dm-%d", unix.Minor(dev))
+	d.node = filepath.Join(dir, name)
+	os.Remove(d.node)
+	if err := unix.Mknod(d.node, unix.S_IFBLK|0o600, int(dev)); err != nil {
+		d.remove()
+		return nil, fmt.Errorf("device node for %s: %w", name, err)
+	}
+	return d, nil
+}
+
+// remove removes the device, retrying while it is still busy (an unmount
+// lets go of it asynchronously).
+func (d *dmDevice) remove() error {
+	if d.node != "" {
+		os.Remove(d.node)
+	}
+	var err error
+	for i := 0; i < 50; i++ {
+		if _, err = dmIoctl(dmDevRemove, d.name, 0, nil); err == nil || errors.Is(err, unix.ENXIO) {
+			return nil
+		}
+		if !errors.Is(err, unix.EBUSY) {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return fmt.Errorf("removing device-mapper device %s: %w", d.name, err)
+}
+
+// blockSectors is the size of a block device in 512-byte sectors.
+func blockSectors(dev string) (uint64, error) {
+	fd, err := unix.Open(dev, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return 0, err
+	}
+	defer unix.Close(fd)
+	var size uint64
+	if _, _, errno := unix.Syscall(unix.SYS_IOCTL, uintptr(fd), unix.BLKGETSIZE64, uintptr(unsafe.Pointer(&size))); errno != 0 {
+		return 0, fmt.Errorf("size of %s: %w", dev, errno)
+	}
+	return size / 512, nil
+}
+
+// flakeyTable is the dm-flakey table over dev: healthy for up seconds,
+// faulty for down, with the features of the case.
+func flakeyTable(dev string, sectors uint64, up, down int, features []string) (dmTarget, error) {
+	num, err := devNumber(dev)
+	if err != nil {
+		return dmTarget{}, err
+	}
+	params := fmt.Sprintf("%s 0 %d %d", num, up, down)
+	if len(features) > 0 {
+		params += fmt.Sprintf(" %d %s", len(features), strings.Join(features, " "))
+	}
+	return dmTarget{start: 0, length: sectors, kind: "flakey", params: params}, nil
+}
