@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 )
 
@@ -57,6 +58,10 @@ type Decoder struct {
 	seen    map[seqKey]string
 	maxSeq  map[string]uint64
 	out     []Event
+	// held is the start of a frame line that a kernel message cut
+	// (see kernelSplit), waiting for the rest on the next line; heldLine
+	// is the whole line, reported as damaged if the rest does not come.
+	held, heldLine string
 }
 
 type seqKey struct {
@@ -125,6 +130,10 @@ func (d *Decoder) Close() []Event {
 		d.line(string(d.buf))
 		d.buf = nil
 	}
+	if d.held != "" {
+		d.plainLine(d.heldLine)
+		d.held, d.heldLine = "", ""
+	}
 	d.abandon("stream ended")
 	d.dropped = ""
 	return d.take()
@@ -139,7 +148,58 @@ func (d *Decoder) take() []Event {
 func (d *Decoder) text(s string)      { d.out = append(d.out, Event{Text: s}) }
 func (d *Decoder) problem(p *Problem) { d.out = append(d.out, Event{Problem: p}) }
 
+// line decodes one console line. The kernel writes its messages to the
+// console directly, not through the tty the runner writes to, so a
+// message can land in the middle of a frame line: the line then holds the
+// start of the chunk and the message, and the next line the rest of the
+// chunk. The two parts are joined again and accepted only when the
+// chunk's checksum says they are exactly the line the runner wrote.
 func (d *Decoder) line(line string) {
+	if d.held != "" {
+		prefix, orig := d.held, d.heldLine
+		d.held, d.heldLine = "", ""
+		if end := orphanEnd(line); end >= 0 && !strings.Contains(line[:end], startMarker) {
+			if c, prob := parseChunk(prefix + line[:end]); prob == nil {
+				d.chunk(c)
+				if rest := line[end:]; strings.Trim(rest, "\r\n") != "" {
+					d.line(rest)
+				}
+				return
+			}
+		}
+		d.plainLine(orig)
+	}
+	if before, prefix, msg, ok := kernelSplit(line); ok {
+		if before != "" {
+			d.text(before)
+		}
+		d.text(msg)
+		d.held, d.heldLine = prefix, line
+		return
+	}
+	d.plainLine(line)
+}
+
+// kernelTimestamp is the start of a kernel console message, "[   55.722679] ".
+var kernelTimestamp = regexp.MustCompile(`\[ *[0-9]+\.[0-9]{6}\] `)
+
+// kernelSplit finds a frame line cut by a kernel message: a frame start
+// with no end marker after it, and a kernel timestamp inside. It returns
+// the text before the frame, the frame's start and the message.
+func kernelSplit(line string) (before, prefix, msg string, ok bool) {
+	s := strings.LastIndex(line, startMarker)
+	if s < 0 || strings.Contains(line[s+len(startMarker):], endMarker) {
+		return "", "", "", false
+	}
+	loc := kernelTimestamp.FindStringIndex(line[s:])
+	if loc == nil {
+		return "", "", "", false
+	}
+	k := s + loc[0]
+	return line[:s], line[s:k], line[k:], true
+}
+
+func (d *Decoder) plainLine(line string) {
 	pieces := splitLine(line)
 	hadFrame := false
 	for _, p := range pieces {
