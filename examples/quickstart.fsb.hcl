@@ -10,6 +10,12 @@ variable "fio_size" {
   description = "Bytes each fio case moves (the ELC2015 study used 500MB; under TCG a 4KiB random case moves about 2 MB/s)."
 }
 
+variable "fio_runtime" {
+  type        = string
+  default     = "5s"
+  description = "Longest time one fio case runs; a case that has not moved fio_size by then stops and reports what it did (small blocks under TCG are slow)."
+}
+
 variable "boot_iterations" {
   type        = number
   default     = 3
@@ -91,6 +97,7 @@ test "fio" "bandwidth" {
   bs      = ["4MiB", "4KiB"]
   direct  = [true]
   size    = var.fio_size
+  runtime = var.fio_runtime
   nrfiles = 4
 }
 
