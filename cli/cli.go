@@ -25,6 +25,7 @@ const (
 	ExitInternal    = 5 // a bug in fsbench
 	ExitBuild       = 6 // a build step failed (a host tool, a checker)
 	ExitInterrupted = 7 // interrupted by a signal; nothing partial was left
+	ExitRegression  = 8 // report -fail-on-regression: the comparison found a regression
 )
 
 // Version is set at link time (-ldflags "-X github.com/fsbench/fsbench/cli.Version=...").
@@ -56,6 +57,7 @@ func commands() []command {
 		{"bootargs", "print the kernel command line of each variant", runBootargs},
 		{"run", "build, boot on QEMU, run the tests and print the results", runRun},
 		{"capture", "timestamp a serial console and collect the runner's results", runCapture},
+		{"report", "turn results into an HTML and Markdown report with charts, CSV and JSON", runReport},
 		{"reference", "print every filesystem, tuning option, mount option and recipe", runReference},
 		{"version", "print the fsbench version", runVersion},
 	}
@@ -95,7 +97,7 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintf(w, "\nRun 'fsbench <command> -h' for a command's flags.\n")
-	fmt.Fprintf(w, "\nExit codes: 0 ok, 1 invalid spec, 2 usage error, 3 fmt -check found changes,\n4 file error, 5 internal error, 6 build step failed, 7 interrupted.\n")
+	fmt.Fprintf(w, "\nExit codes: 0 ok, 1 invalid spec, 2 usage error, 3 fmt -check found changes,\n4 file error, 5 internal error, 6 build step failed, 7 interrupted,\n8 report found a regression (-fail-on-regression).\n")
 }
 
 // newLogger builds the command's logger: diagnostics on stderr, level

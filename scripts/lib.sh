@@ -81,7 +81,7 @@ FSBENCH_TOOL_PACKAGES=(
 	e2fsprogs btrfs-progs f2fs-tools xfsprogs nilfs-tools dosfstools mtools
 	squashfs-tools erofs-utils fdisk gdisk bmap-tools diffutils
 	fakeroot attr xz-utils zstd qemu-system-x86 qemu-system-arm qemu-utils cpio
-	fio postmark sqlite3
+	fio postmark sqlite3 chromium
 )
 
 # ensure_arm64_arch lets apt download arm64 packages on another host: the

@@ -1,0 +1,257 @@
+package report
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fsbench/fsbench/resultframe"
+)
+
+// chromium runs headless Chromium on page with args and returns its
+// standard output.
+func chromium(t *testing.T, bin, page string, args ...string) []byte {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	argv := append([]string{"--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=" + t.TempDir()}, args...)
+	cmd := exec.CommandContext(ctx, bin, append(argv, page)...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%s %s: %v\n%s", bin, strings.Join(argv, " "), err, stderr.String())
+	}
+	return stdout.Bytes()
+}
+
+// domChart is what the browser's DOM holds of one chart.
+type domChart struct {
+	title                                  string
+	bars, segs, stackbars, points, missing int
+}
+
+var (
+	svgChart = regexp.MustCompile(`(?s)<svg[^>]*class="chart"[^>]*>.*?</svg>`)
+	svgTitle = regexp.MustCompile(`<title>([^<]*)</title>`)
+)
+
+func domCharts(dom string) []domChart {
+	var out []domChart
+	for _, s := range svgChart.FindAllString(dom, -1) {
+		c := domChart{
+			bars: strings.Count(s, `<rect class="bar"`), segs: strings.Count(s, `<rect class="seg"`),
+			stackbars: strings.Count(s, `<g class="stackbar"`), points: strings.Count(s, `<circle class="pt"`),
+			missing: strings.Count(s, `<text class="missing"`),
+		}
+		if m := svgTitle.FindStringSubmatch(s); m != nil {
+			c.title = m[1]
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// sumWhere adds up a count over the charts whose title matches.
+func sumWhere(cs []domChart, title string, count func(domChart) int) (n, charts int) {
+	re := regexp.MustCompile(title)
+	for _, c := range cs {
+		if re.MatchString(c.title) {
+			n += count(c)
+			charts++
+		}
+	}
+	return n, charts
+}
+
+// distinct counts the distinct keys the results give (empty keys left
+// out).
+func distinct(ins []Input, key func(r *resultframe.Result) []string) int {
+	seen := map[string]bool{}
+	for _, in := range ins {
+		for i := range in.Results {
+			for _, k := range key(&in.Results[i]) {
+				seen[k] = true
+			}
+		}
+	}
+	return len(seen)
+}
+
+func hasMetric(r *resultframe.Result, name string) bool {
+	for _, m := range r.Metrics {
+		if m.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// okWith lists "case/variant/metric" for each metric of names that an ok
+// result of recipe has.
+func okWith(recipe string, names ...string) func(r *resultframe.Result) []string {
+	return func(r *resultframe.Result) []string {
+		if r.Recipe != recipe || r.Status != resultframe.StatusOK {
+			return nil
+		}
+		var keys []string
+		for _, n := range names {
+			if hasMetric(r, n) {
+				keys = append(keys, r.Case+"/"+r.Variant+"/"+n)
+			}
+		}
+		return keys
+	}
+}
+
+// TestBrowserRendersReport opens the HTML report of real and synthetic
+// results in headless Chromium, checks the screenshot shows a drawn page,
+// and counts the charts' elements in the page's DOM against what the
+// results hold.
+func TestBrowserRendersReport(t *testing.T) {
+	bin, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Skip("needs chromium (scripts/test.sh installs it)")
+	}
+	for _, name := range []string{"quickstart", "synthetic"} {
+		t.Run(name, func(t *testing.T) {
+			fx := fixtureNamed(t, name)
+			ins, err := Load(glob(t, fx.inputs))
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep := Build(ins, Options{})
+			dir, err := filepath.Abs(t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := rep.Write(dir); err != nil {
+				t.Fatal(err)
+			}
+			page := "file://" + filepath.Join(dir, HTMLFile)
+
+			shot := filepath.Join(dir, "shot.png")
+			chromium(t, bin, page, "--screenshot="+shot, "--window-size=1200,3000")
+			checkScreenshot(t, shot)
+
+			dom := string(chromium(t, bin, page, "--dump-dom"))
+			charts := domCharts(dom)
+			if links := strings.Count(dom, `<li><a href="#A-`); len(charts) == 0 || len(charts) != links {
+				t.Errorf("%d charts in the page, %d in its contents", len(charts), links)
+			}
+			checkChartCounts(t, ins, charts)
+		})
+	}
+}
+
+// checkScreenshot decodes the PNG and checks that it is not blank and
+// that the charts were drawn: the first variant's colour fills bars.
+func checkScreenshot(t *testing.T, path string) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := img.Bounds()
+	var ink, firstSeries int
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			r, g, bl = r>>8, g>>8, bl>>8
+			if r != 255 || g != 255 || bl != 255 {
+				ink++
+			}
+			// palette[0], #4477AA, give or take the renderer's rounding.
+			if near(float64(r), 0x44, 2) && near(float64(g), 0x77, 2) && near(float64(bl), 0xAA, 2) {
+				firstSeries++
+			}
+		}
+	}
+	total := b.Dx() * b.Dy()
+	if ink < total/50 {
+		t.Errorf("screenshot nearly blank: %d of %d pixels not white", ink, total)
+	}
+	if firstSeries < 500 {
+		t.Errorf("only %d pixels of the first variant's colour: the charts were not drawn", firstSeries)
+	}
+	t.Logf("screenshot %dx%d: %d pixels drawn, %d of the first variant's colour", b.Dx(), b.Dy(), ink, firstSeries)
+}
+
+// checkChartCounts compares the elements of the charts with the results:
+// a bar per candidate and case measured, a mark per candidate whose
+// every iteration failed, a stacked bar per candidate and case of the
+// reliability tests with a segment per outcome seen.
+func checkChartCounts(t *testing.T, ins []Input, charts []domChart) {
+	t.Helper()
+	bar := func(c domChart) int { return c.bars }
+	expect := func(what string, got, charts, want int) {
+		t.Helper()
+		if want > 0 && charts == 0 {
+			t.Errorf("%s: no chart, but the results hold %d values for it", what, want)
+		}
+		if got != want {
+			t.Errorf("%s: %d drawn, the results hold %d", what, got, want)
+		}
+	}
+	got, n := sumWhere(charts, `^fio .*: bandwidth per case`, bar)
+	expect("fio bandwidth bars", got, n, distinct(ins, okWith("fio", "read_bw", "write_bw")))
+	measured, failed := map[string]bool{}, map[string]bool{}
+	for _, in := range ins {
+		for _, r := range in.Results {
+			if r.Recipe == "fio" {
+				k := r.Case + "/" + r.Variant
+				measured[k] = measured[k] || r.Status == resultframe.StatusOK
+				failed[k] = failed[k] || r.Status == resultframe.StatusFailed
+			}
+		}
+	}
+	allFailed := 0
+	for k := range failed {
+		if !measured[k] {
+			allFailed++
+		}
+	}
+	got, n = sumWhere(charts, `^fio .*: bandwidth per case`, func(c domChart) int { return c.missing })
+	expect("fio cases whose every run failed", got, n, allFailed)
+	got, n = sumWhere(charts, `^Boot time .*: root mount to prompt`, bar)
+	expect("boot time bars", got, n, distinct(ins, okWith("boot_time", "host_boot", "target_boot")))
+	got, n = sumWhere(charts, `^Mount time .*: real, user and system`, bar)
+	expect("mount time bars", got, n, distinct(ins, okWith("mount_time", "mount_time", "mount_user", "mount_sys")))
+	got, n = sumWhere(charts, `^fsck time .*: real, user and system`, bar)
+	expect("fsck time bars", got, n, distinct(ins, okWith("fsck_time", "fsck_time", "fsck_user", "fsck_sys")))
+	got, n = sumWhere(charts, `^dd .*: rate against block size`, func(c domChart) int { return c.points })
+	expect("dd points", got, n, distinct(ins, okWith("dd_sweep", "write_rate", "read_rate")))
+	got, n = sumWhere(charts, `^SQLite .*: transactions per second`, bar)
+	expect("SQLite bars", got, n, distinct(ins, okWith("sqlite_tps", "tps")))
+	for _, rc := range []struct{ recipe, title string }{{"power_loss", "Power loss"}, {"dm_flakey", "dm-flakey faults"}} {
+		for _, axis := range outcomeAxes {
+			title := fmt.Sprintf(`^%s .*: %s outcomes`, rc.title, axis)
+			got, n = sumWhere(charts, title, func(c domChart) int { return c.stackbars })
+			expect(rc.recipe+" "+axis+" bars", got, n, distinct(ins, func(r *resultframe.Result) []string {
+				if r.Recipe == rc.recipe && r.Attrs[axis] != "" {
+					return []string{r.Case + "/" + r.Variant}
+				}
+				return nil
+			}))
+			got, n = sumWhere(charts, title, func(c domChart) int { return c.segs })
+			expect(rc.recipe+" "+axis+" segments", got, n, distinct(ins, func(r *resultframe.Result) []string {
+				if r.Recipe == rc.recipe && r.Attrs[axis] != "" {
+					return []string{r.Case + "/" + r.Variant + "/" + r.Attrs[axis]}
+				}
+				return nil
+			}))
+		}
+	}
+}

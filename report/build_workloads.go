@@ -1,0 +1,274 @@
+package report
+
+import (
+	"cmp"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/fsbench/fsbench/units"
+)
+
+// The charts of the workload recipes: dd's block-size sweep (seed 002),
+// fsync latency (seed 001), SQLite transactions (seed 001) and the
+// small-file workloads (seed 004).
+
+// ddCharts draws dd's rate against the block size, one line per
+// candidate, direction and file size.
+func (v *view) ddCharts() []*Chart {
+	var out []*Chart
+	for _, test := range v.tests["dd_sweep"] {
+		if c := v.ddChart(test); c != nil {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// ddLine is one line of the dd chart.
+type ddLine struct {
+	s     series
+	dir   string
+	total int64
+}
+
+func (v *view) ddChart(test string) *Chart {
+	// Lines run from the smallest block size to the largest, whatever
+	// order the spec lists them in.
+	cases := slices.Clone(v.cases[[2]string{"dd_sweep", test}])
+	slices.SortStableFunc(cases, func(a, b string) int {
+		_, x, _ := ddCase(a)
+		_, y, _ := ddCase(b)
+		return cmp.Compare(x, y)
+	})
+	var lines []ddLine
+	var ss []series
+	var totals []int64
+	var tools []string
+	for _, dir := range []string{"write", "read"} {
+		for _, s := range v.series {
+			for _, c := range cases {
+				total, _, ok := ddCase(c)
+				r := v.row("dd_sweep", test, c, s, dir+"_rate")
+				if !ok || r == nil {
+					continue
+				}
+				if l := (ddLine{s, dir, total}); !slices.Contains(lines, l) {
+					lines = append(lines, l)
+				}
+				if !slices.Contains(ss, s) {
+					ss = append(ss, s)
+				}
+				if !slices.Contains(totals, total) {
+					totals = append(totals, total)
+				}
+				if r.Tool != "" && !slices.Contains(tools, r.Tool) {
+					tools = append(tools, r.Tool)
+				}
+			}
+		}
+	}
+	if len(lines) == 0 {
+		return nil
+	}
+	slices.Sort(tools)
+	lc := &LineChart{XUnit: "block size", YUnit: "MB/s", XSizes: true}
+	tab := &Table{Head: summaryHead("MB/s", false)}
+	tab.Head[0] = "block size"
+	colors, names := v.colors(ss), seriesNames(ss)
+	for _, l := range lines {
+		i := slices.Index(ss, l.s)
+		name := names[i] + " " + l.dir
+		if len(totals) > 1 {
+			name += " " + units.FormatSize(l.total)
+		}
+		ls := LineSeries{Name: name, Color: colors[i], Dashed: l.dir == "read"}
+		for _, c := range cases {
+			total, bs, _ := ddCase(c)
+			r := v.row("dd_sweep", test, c, l.s, l.dir+"_rate")
+			if r == nil || total != l.total {
+				continue
+			}
+			p := Point{X: float64(bs), Y: r.Mean}
+			if r.HasSpread {
+				p.HasErr, p.ErrLow, p.ErrHig = true, r.CILow, r.CIHigh
+			}
+			ls.Points = append(ls.Points, p)
+			tab.Rows = append(tab.Rows, summaryRow(units.FormatSize(bs), name, r, 1, false))
+		}
+		lc.Series = append(lc.Series, ls)
+	}
+	return &Chart{Slug: "dd-sweep-" + test, Context: v.ctx, Title: "dd " + test + ": rate against block size",
+		Tools: tools, Lines: lc, Table: tab,
+		Note: "Points: mean rate over the passes; whiskers: 95% confidence interval of the mean (Student t), " +
+			"for points of two passes or more. Block sizes on a logarithmic axis; reads dashed."}
+}
+
+// ddCase reads the file size and block size of a dd_sweep case: its name
+// holds one word per sweep field, total then bs ("48MiB-4KiB"), or
+// key=value pairs ("total=48MiB,bs=4KiB").
+func ddCase(c string) (total, bs int64, ok bool) {
+	var sizes []int64
+	for _, w := range strings.FieldsFunc(c, func(r rune) bool { return r == '-' || r == ',' }) {
+		if k, val, found := strings.Cut(w, "="); found {
+			n, err := units.ParseSize(val)
+			if err != nil {
+				continue
+			}
+			switch k {
+			case "total":
+				total = n
+			case "bs":
+				bs = n
+			}
+			continue
+		}
+		if n, err := units.ParseSize(w); err == nil {
+			sizes = append(sizes, n)
+		}
+	}
+	switch {
+	case bs > 0:
+		return total, bs, true
+	case len(sizes) == 2:
+		return sizes[0], sizes[1], true
+	case len(sizes) == 1:
+		return 0, sizes[0], true
+	}
+	return 0, 0, false
+}
+
+var percentileMetric = regexp.MustCompile(`^p([0-9]+(\.[0-9]+)?)$`)
+
+// fsyncCharts draws the latency distribution of each fsync_latency case
+// as a CDF, one line per candidate (barrier against nobarrier are two
+// variants of the spec).
+func (v *view) fsyncCharts() []*Chart {
+	var out []*Chart
+	for _, test := range v.tests["fsync_latency"] {
+		for _, c := range v.cases[[2]string{"fsync_latency", test}] {
+			if ch := v.fsyncCDF(test, c); ch != nil {
+				out = append(out, ch)
+			}
+		}
+	}
+	return out
+}
+
+func (v *view) fsyncCDF(test, c string) *Chart {
+	// The percentiles measured, in increasing order.
+	var pcts []float64
+	names := map[float64]string{}
+	for _, r := range v.rows {
+		if r.Recipe != "fsync_latency" || r.Test != test || r.Case != c {
+			continue
+		}
+		if m := percentileMetric.FindStringSubmatch(r.Metric); m != nil {
+			p, _ := strconv.ParseFloat(m[1], 64)
+			if _, ok := names[p]; !ok {
+				names[p] = r.Metric
+				pcts = append(pcts, p)
+			}
+		}
+	}
+	if len(pcts) == 0 {
+		return nil
+	}
+	slices.Sort(pcts)
+	lc := &LineChart{XUnit: "latency (us)", YUnit: "% of calls at or below", YMin: 0, YMax: 100}
+	tab := &Table{Head: []string{"candidate", "n", "mean (us)", "min"}}
+	for _, p := range pcts {
+		tab.Head = append(tab.Head, names[p])
+	}
+	tab.Head = append(tab.Head, "max")
+	var tools []string
+	var ss []series
+	for _, s := range v.series {
+		if v.row("fsync_latency", test, c, s, "mean") != nil {
+			ss = append(ss, s)
+		}
+	}
+	colors, labels := v.colors(ss), seriesNames(ss)
+	for si, s := range ss {
+		mean := v.row("fsync_latency", test, c, s, "mean")
+		if s.tool != "" && !slices.Contains(tools, s.tool) {
+			tools = append(tools, s.tool)
+		}
+		var pts []Point
+		row := []string{labels[si], strconv.Itoa(mean.N), num(mean.Median)}
+		add := func(metric string, y float64) {
+			r := v.row("fsync_latency", test, c, s, metric)
+			if r == nil {
+				row = append(row, "-")
+				return
+			}
+			row = append(row, num(r.Median))
+			if r.Median > 0 {
+				pts = append(pts, Point{X: r.Median, Y: y})
+			}
+		}
+		add("min", 0)
+		for _, p := range pcts {
+			add(names[p], p)
+		}
+		add("max", 100)
+		lc.Series = append(lc.Series, LineSeries{Name: labels[si], Color: colors[si], Points: pts})
+		tab.Rows = append(tab.Rows, row)
+	}
+	if len(lc.Series) == 0 {
+		return nil
+	}
+	slices.Sort(tools)
+	return &Chart{Slug: "fsync-latency-" + test + "-" + c, Context: v.ctx, Title: "fsync latency " + test + " " + c + ": distribution (CDF)",
+		Tools: tools, Lines: lc, Table: tab,
+		Note: "Each line joins the minimum (0%), the percentiles the recipe reports and the maximum (100%) of the " +
+			"write+sync latency; each point is the median of that statistic over the iterations. Latency on a logarithmic axis."}
+}
+
+// postmarkRates and bonnieOps are the operation rates the small-file
+// charts show, with their labels.
+var (
+	postmarkRates = [][2]string{{"transactions_per_s", "transactions"}, {"files_created_per_s", "created"},
+		{"files_read_per_s", "read"}, {"files_appended_per_s", "appended"}, {"files_deleted_per_s", "deleted"}}
+	bonnieFileOps = [][2]string{{"seq_create", "sequential create"}, {"seq_stat", "sequential stat"},
+		{"seq_del", "sequential delete"}, {"ran_create", "random create"}, {"ran_stat", "random stat"},
+		{"ran_del", "random delete"}}
+	bonnieBlockOps = [][2]string{{"put_block", "block write"}, {"rewrite", "rewrite"}, {"get_block", "block read"}}
+)
+
+// smallFileCharts draws the operation rates of PostMark and bonnie++ runs
+// and SQLite's transactions per second.
+func (v *view) smallFileCharts() []*Chart {
+	var out []*Chart
+	for _, test := range v.tests["small_files"] {
+		for _, c := range v.cases[[2]string{"small_files", test}] {
+			groups := func(ops [][2]string) []barGroup {
+				var gs []barGroup
+				for _, op := range ops {
+					if v.hasCase("small_files", test, c, op[0]) {
+						gs = append(gs, barGroup{op[1], c, op[0]})
+					}
+				}
+				return gs
+			}
+			key, title := "small-files-"+test+"-"+c, "small files "+test+" "+c
+			out = appendChart(out,
+				v.barChart(barSpec{key: key + "-postmark", title: title + ": PostMark operation rates",
+					recipe: "small_files", test: test, groups: groups(postmarkRates)}),
+				v.barChart(barSpec{key: key + "-bonnie-files", title: title + ": bonnie++ file operations",
+					recipe: "small_files", test: test, groups: groups(bonnieFileOps)}),
+				v.barChart(barSpec{key: key + "-bonnie-blocks", title: title + ": bonnie++ block I/O",
+					recipe: "small_files", test: test, groups: groups(bonnieBlockOps)}))
+		}
+	}
+	for _, test := range v.tests["sqlite_tps"] {
+		var groups []barGroup
+		for _, c := range v.cases[[2]string{"sqlite_tps", test}] {
+			groups = append(groups, barGroup{c, c, "tps"})
+		}
+		out = appendChart(out, v.barChart(barSpec{key: "sqlite-tps-" + test, title: "SQLite " + test + ": transactions per second",
+			recipe: "sqlite_tps", test: test, groups: groups}))
+	}
+	return out
+}

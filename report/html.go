@@ -1,0 +1,126 @@
+package report
+
+import (
+	"html"
+	"strconv"
+	"strings"
+)
+
+// pageStyle is the page's only styling: inline, so that the page needs
+// nothing but itself.
+const pageStyle = `body{font-family:sans-serif;max-width:1200px;margin:1em auto;padding:0 1em;color:#222}
+h1{font-size:1.6em}h2{font-size:1.3em;border-bottom:1px solid #ccc;padding-bottom:.2em;margin-top:2em}
+table{border-collapse:collapse;margin:.5em 0 1.5em;font-size:.85em}
+th,td{border:1px solid #ccc;padding:.2em .5em;text-align:left;vertical-align:top}
+th{background:#f3f3f3}
+figure{margin:1.5em 0}figure svg{max-width:100%;height:auto}
+figcaption,caption{font-size:.85em;color:#555;margin:.3em 0;text-align:left}
+.warn{background:#fff4d6;border:1px solid #e0b84c;padding:.5em}
+.context{color:#555}`
+
+// HTML renders the report as one self-contained page: the charts are
+// inline SVG, the style is inline, and nothing needs a script or the
+// network.
+func (r *Report) HTML() string {
+	var b strings.Builder
+	w := func(parts ...string) {
+		for _, p := range parts {
+			b.WriteString(p)
+		}
+	}
+	e := html.EscapeString
+	w("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>", e(r.Title), "</title>\n<style>\n", pageStyle, "\n</style>\n</head>\n<body>\n")
+	w("<h1>", e(r.Title), "</h1>\n<p>", e(r.SummaryLine()), "</p>\n")
+	if warn := r.contextWarning(); warn != "" {
+		w("<p class=\"warn\">", e(warn), "</p>\n")
+	}
+
+	w("<h2 id=\"contents\">Contents</h2>\n<ul>\n<li><a href=\"#inputs\">Inputs</a> and <a href=\"#contexts\">contexts</a></li>\n")
+	for _, c := range r.Contexts {
+		charts := r.chartsOf(c)
+		w("<li><a href=\"#context-", e(c.ID), "\">Context ", e(c.ID), "</a>: ", strconv.Itoa(len(charts)), " ", plural(len(charts), "chart", "charts"), "\n<ul>\n")
+		for _, ch := range charts {
+			w("<li><a href=\"#", e(ch.Slug), "\">", e(ch.Title), "</a></li>\n")
+		}
+		w("</ul></li>\n")
+	}
+	w("<li><a href=\"#problems\">Failed and skipped results</a> (", strconv.Itoa(len(r.Problems)), ")</li>\n")
+	if r.Comparison != nil {
+		w("<li><a href=\"#comparison\">Comparison with the baseline</a> (", strconv.Itoa(len(r.Comparison.Regressions())), " ",
+			plural(len(r.Comparison.Regressions()), "regression", "regressions"), ")</li>\n")
+	}
+	w("<li><a href=\"#method\">How the numbers are computed</a></li>\n</ul>\n")
+
+	w("<h2 id=\"inputs\">Inputs</h2>\n", htmlTable(r.inputsTable(r.Inputs)))
+	w("<h2 id=\"contexts\">Contexts</h2>\n", htmlTable(contextsTable(r.Contexts)))
+
+	for _, c := range r.Contexts {
+		w("<section id=\"context-", e(c.ID), "\">\n<h2>Context ", e(c.ID), "</h2>\n<p class=\"context\">", e(c.Line()), "</p>\n")
+		charts := r.chartsOf(c)
+		if len(charts) == 0 {
+			w("<p>No chart: these results hold no metric a chart draws (see the tables in summary.csv).</p>\n")
+		}
+		for _, ch := range charts {
+			w("<figure id=\"", e(ch.Slug), "\">\n", ch.SVG(), "<figcaption>", e(ch.Note), "</figcaption>\n</figure>\n",
+				htmlCaptionedTable(ch.Table, "The numbers of the chart above. "+ch.Caption()+"."))
+		}
+		w("</section>\n")
+	}
+
+	w("<h2 id=\"problems\">Failed and skipped results</h2>\n")
+	if len(r.Problems) == 0 {
+		w("<p>None: every result was measured.</p>\n")
+	} else {
+		w("<p>These results carry no measurement; they are counted here and left out of every statistic.</p>\n", htmlTable(r.problemsTable()))
+	}
+
+	if c := r.Comparison; c != nil {
+		w("<h2 id=\"comparison\">Comparison with the baseline</h2>\n<p>", e(c.counts()), "</p>\n")
+		w("<p>Baseline files:</p>\n", htmlTable(r.inputsTable(c.Inputs)))
+		if lines := c.contextChangeLines(); len(lines) > 0 {
+			w("<p>Contexts compared (baseline → new):</p>\n<ul>\n")
+			for _, l := range lines {
+				w("<li>", e(l), "</li>\n")
+			}
+			w("</ul>\n")
+		}
+		if t := c.changesTable(); len(t.Rows) > 0 {
+			w(htmlTable(t))
+		} else {
+			w("<p>No metric changed significantly.</p>\n")
+		}
+	}
+
+	w("<h2 id=\"method\">How the numbers are computed</h2>\n")
+	for _, p := range methodText {
+		w("<p>", e(p), "</p>\n")
+	}
+	w("<p>The aggregated table of every metric is in summary.csv and summary.json beside this page (format ", Format, ").</p>\n")
+	w("</body>\n</html>\n")
+	return b.String()
+}
+
+func htmlTable(t *Table) string { return htmlCaptionedTable(t, "") }
+
+// htmlCaptionedTable renders t with a caption, when one is given.
+func htmlCaptionedTable(t *Table, caption string) string {
+	var b strings.Builder
+	b.WriteString("<table>\n")
+	if caption != "" {
+		b.WriteString("<caption>" + html.EscapeString(caption) + "</caption>\n")
+	}
+	b.WriteString("<tr>")
+	for _, h := range t.Head {
+		b.WriteString("<th>" + html.EscapeString(h) + "</th>")
+	}
+	b.WriteString("</tr>\n")
+	for _, row := range t.Rows {
+		b.WriteString("<tr>")
+		for _, c := range row {
+			b.WriteString("<td>" + html.EscapeString(c) + "</td>")
+		}
+		b.WriteString("</tr>\n")
+	}
+	b.WriteString("</table>\n")
+	return b.String()
+}
