@@ -26,12 +26,18 @@ type PayloadManifest struct {
 type UserlandManifest struct {
 	Kind    string `json:"kind"`    // "busybox"
 	Package string `json:"package"` // Debian package it came from, name:arch=version
+	// ToolPackages are the Debian packages (name:arch=version) of the
+	// programs the tests run on the target and of their libraries;
+	// Programs says where each program is.
+	ToolPackages []string          `json:"tool_packages,omitempty"`
+	Programs     map[string]string `json:"programs,omitempty"`
 }
 
 // rootLayers prepares the tarballs staged into the root partition: the
-// userland its contents ask for, then the runner payload when the variant
-// has tests. It writes the payload's overlay directory and tarball beside
-// the images, for build systems that assemble their own root filesystem.
+// userland its contents ask for (with the programs the tests run on the
+// target), then the runner payload when the variant has tests. It writes
+// the payload's overlay directory and tarball beside the images, for
+// build systems that assemble their own root filesystem.
 func (b *builder) rootLayers(ctx context.Context, p *plan.Plan, v plan.Variant, dir, work string, m *Manifest) (map[string][]string, error) {
 	layers := map[string][]string{}
 	root := rootPartition(v)
@@ -50,6 +56,17 @@ func (b *builder) rootLayers(ctx context.Context, p *plan.Plan, v plan.Variant, 
 		}
 		layers[root.Name] = append(layers[root.Name], tarPath)
 		m.Userland = &UserlandManifest{Kind: "busybox", Package: bb.Package.String()}
+		if len(v.Tests) > 0 {
+			// Busybox has no checkers and no mkfs tools: the tests get
+			// Debian's, staged over it.
+			tools, err := b.toolsLayer(ctx, p, v, work, m.Userland)
+			if err != nil {
+				return nil, err
+			}
+			if tools != "" {
+				layers[root.Name] = append(layers[root.Name], tools)
+			}
+		}
 	}
 	if len(v.Tests) == 0 || b.opts.NoPayload {
 		return layers, nil

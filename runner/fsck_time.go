@@ -41,6 +41,11 @@ func fsckTime(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Checked before the fill, so a missing checker costs nothing.
+	if _, err := exec.LookPath(argv[0]); err != nil {
+		return nil, skipf("fsck_time runs %s, and the image has no such program "+
+			"(a busybox userland gets it from Debian; Buildroot and Yocto: add the filesystem's tools package)", argv[0])
+	}
 	out := &Outcome{}
 	if err := ensureFill(ctx, e, shape, percent, out); err != nil {
 		return nil, err
@@ -67,15 +72,6 @@ func fsckTime(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 	out.attr("checker", strings.Join(argv, " "))
 	out.attr("verdict", verdict)
 	return out, nil
-}
-
-// defaultCheckers are the checkers of a partition whose plan gives none.
-var defaultCheckers = map[string][]string{
-	"ext2": {"e2fsck", "-fn"}, "ext3": {"e2fsck", "-fn"}, "ext4": {"e2fsck", "-fn"},
-	"xfs":   {"xfs_repair", "-n"},
-	"btrfs": {"btrfs", "check", "--readonly"},
-	"f2fs":  {"fsck.f2fs", "--dry-run"},
-	"vfat":  {"fsck.vfat", "-n"},
 }
 
 // checkerKind names the checkers whose options fsck_time knows.
@@ -114,7 +110,7 @@ func checkerArgv(p *runplan.Partition, force, readOnly bool) ([]string, error) {
 	}
 	base := p.Check
 	if len(base) == 0 {
-		base = defaultCheckers[p.FS]
+		base = runplan.DefaultChecker(p.FS)
 	}
 	if len(base) == 0 {
 		return nil, fmt.Errorf("partition %s (%s) has no checker in the plan, and fsck_time knows none for %s", p.Name, p.FS, p.FS)

@@ -66,7 +66,7 @@ func TestFsckTimeMeasuresACleanCheck(t *testing.T) {
 		t.Run(fs, func(t *testing.T) {
 			t.Parallel()
 			part := loopPart(t, fs, 320<<20)
-			part.Check = defaultCheckers[fs]
+			part.Check = runplan.DefaultChecker(fs)
 			part.Check = append(append([]string(nil), part.Check...), "{device}")
 			fill := "0"
 			if fs == "ext4" {
@@ -130,6 +130,23 @@ func TestFsckTimeOnNilfs2SaysWhy(t *testing.T) {
 	}
 	res := decodeFrames(t, console)
 	if len(res) != 2 || res[0].Status != resultframe.StatusFailed || !strings.Contains(res[0].Error, "nilfs2 has no offline checker") {
+		t.Fatalf("results %+v", res)
+	}
+}
+
+func TestFsckTimeWithoutTheCheckerSkips(t *testing.T) {
+	p := planFor([]runplan.Partition{{Name: "bench", Device: "/dev/null", FS: "ext4",
+		Check: []string{"/nonexistent/fsck.custom", "{device}"}}}, runplan.Step{
+		Recipe: "fsck_time", Test: "f", Case: "single", On: "bench",
+		Params: runplan.Params{"iterations": json.Number("1"), "force": true, "read_only": true,
+			"fill_percent": json.Number("0"), "fill": "rootfs"},
+	})
+	console, _, err := runOnce(t, p, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := decodeFrames(t, console)
+	if len(res) != 2 || res[0].Status != resultframe.StatusSkipped || !strings.Contains(res[0].Error, "/nonexistent/fsck.custom") {
 		t.Fatalf("results %+v", res)
 	}
 }

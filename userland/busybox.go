@@ -5,6 +5,13 @@
 // board's console, the way a Buildroot busybox system boots. fsbench build
 // stages it as the root partition's contents; the runner's start hook (see
 // package payload) is one of the scripts it runs.
+//
+// Busybox has no filesystem checkers and no mkfs tools, so FetchTools adds
+// the real ones a test plan runs on the target (see Tools): programs and
+// the shared libraries their ELF files name, from Debian's packages for
+// the board's architecture. It never installs a package on the host, never
+// runs or copies a maintainer script, and never takes a file from the
+// host's own root: every library comes from a fetched package.
 package userland
 
 import (
@@ -64,6 +71,10 @@ type Options struct {
 	// Epoch is every file's mtime.
 	Epoch int64
 }
+
+// Path is the userland's PATH: the start scripts (and so the runner they
+// start) and login shells search these directories.
+const Path = "/bin:/sbin:/usr/bin:/usr/sbin"
 
 // Applets are the busybox commands the userland links, by directory:
 // enough to boot, log in, look around, mount, and run the start scripts.
@@ -147,7 +158,7 @@ func (b *Busybox) WriteTar(w io.Writer, opt Options) error {
 		{"etc/init.d/rcS", 0o755, rcS(opt.RootFlags)},
 		{"etc/inittab", 0o644, fmt.Sprintf(inittab, tty, baud, tty)},
 		{"etc/passwd", 0o644, "root::0:0:root:/root:/bin/sh\n"},
-		{"etc/profile", 0o644, "export PATH=/bin:/sbin:/usr/bin:/usr/sbin\nexport PS1='\\h:\\w\\$ '\n"},
+		{"etc/profile", 0o644, "export PATH=" + Path + "\nexport PS1='\\h:\\w\\$ '\n"},
 		{"etc/shadow", 0o600, "root::19000:0:99999:7:::\n"},
 	}
 	for _, f := range files {
@@ -198,13 +209,16 @@ const inittab = `::sysinit:/etc/init.d/rcS
 `
 
 // rcS mounts the virtual filesystems, applies the root's VFS flags and
-// runs /etc/init.d/S??* in order, as Buildroot's does.
+// runs /etc/init.d/S??* in order, as Buildroot's does. It sets PATH itself
+// rather than rely on what init passes on, since the runner it starts
+// finds the checkers and mkfs tools there.
 func rcS(rootFlags []string) string {
 	remount := ""
 	if len(rootFlags) > 0 {
 		remount = "mount -o remount," + strings.Join(rootFlags, ",") + " /\n"
 	}
 	return `#!/bin/sh
+export PATH=` + Path + `
 mount -t devtmpfs devtmpfs /dev 2>/dev/null
 mkdir -p /dev/pts /dev/shm
 mount -a
