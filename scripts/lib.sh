@@ -13,6 +13,14 @@ as_root() {
 	if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
 }
 
+# apt_update refreshes apt's indexes. A mirror caught mid-sync fails one
+# index (apt exits 100) while the others are fine, so a failure is a
+# warning: what is missing shows up as an install error with its name.
+apt_update() {
+	as_root apt-get update -qq || log "warning: apt-get update reported errors; going on with the indexes apt has"
+	FSBENCH_APT_UPDATED=1
+}
+
 # apt_install installs Debian packages that are missing, quietly and without
 # questions, running 'apt-get update' once per script run.
 apt_install() {
@@ -22,10 +30,7 @@ apt_install() {
 	done
 	[ ${#missing[@]} -eq 0 ] && return 0
 	log "installing Debian packages: ${missing[*]}"
-	if [ -z "${FSBENCH_APT_UPDATED:-}" ]; then
-		as_root apt-get update -qq
-		FSBENCH_APT_UPDATED=1
-	fi
+	[ -n "${FSBENCH_APT_UPDATED:-}" ] || apt_update
 	as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
@@ -81,18 +86,26 @@ FSBENCH_TOOL_PACKAGES=(
 	e2fsprogs btrfs-progs f2fs-tools xfsprogs nilfs-tools dosfstools mtools
 	squashfs-tools erofs-utils fdisk gdisk bmap-tools diffutils
 	fakeroot attr xz-utils zstd qemu-system-x86 qemu-system-arm qemu-utils cpio
-	fio postmark sqlite3 chromium
+	fio postmark sqlite3 chromium shellcheck
 )
 
-# ensure_arm64_arch lets apt download arm64 packages on another host: the
-# qemu tests boot Debian's arm64 kernel (linux-image-arm64, fetched with
-# apt-get download, never installed) under qemu-system-aarch64, and
-# qemu/kernel refuses to change the host's dpkg configuration itself.
-ensure_arm64_arch() {
-	[ "$(dpkg --print-architecture)" = arm64 ] && return 0
-	dpkg --print-foreign-architectures | grep -qx arm64 && return 0
-	log "adding the arm64 architecture to dpkg, for Debian's arm64 kernel package"
-	as_root dpkg --add-architecture arm64
-	as_root apt-get update -qq
-	FSBENCH_APT_UPDATED=1
+# ensure_foreign_archs lets apt download arm64 and armhf packages on
+# another host: the qemu tests boot Debian's arm64 kernel
+# (linux-image-arm64, fetched with apt-get download, never installed)
+# under qemu-system-aarch64, and the busybox userland and the target tools
+# of arm boards come from armhf packages. Package debian refuses to change
+# the host's dpkg configuration itself.
+ensure_foreign_archs() {
+	local host added=
+	host=$(dpkg --print-architecture)
+	for a in arm64 armhf; do
+		[ "$host" = "$a" ] && continue
+		dpkg --print-foreign-architectures | grep -qx "$a" && continue
+		log "adding the $a architecture to dpkg, for Debian's $a packages"
+		as_root dpkg --add-architecture "$a"
+		added=1
+	done
+	if [ -n "$added" ]; then
+		apt_update
+	fi
 }

@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 . scripts/lib.sh
 
 apt_install "${FSBENCH_TOOL_PACKAGES[@]}"
-ensure_arm64_arch
+ensure_foreign_archs
 ensure_go
 log "$(go version)"
 
