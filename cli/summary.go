@@ -27,7 +27,14 @@ var headline = map[string][]struct {
 	"fio":        {{"read_bw", "read", "MB/s", 1.024 / 1000}, {"write_bw", "write", "MB/s", 1.024 / 1000}},
 	"mount_time": {{"mount_time", "mount", "ms", 1000}},
 	"fsck_time":  {{"fsck_time", "fsck", "s", 1}},
-	"dd_sweep":   {{"write_mbps", "write", "MB/s", 1}, {"read_mbps", "read", "MB/s", 1}},
+	"dd_sweep":   {{"write_rate", "write", "MB/s", 1}, {"read_rate", "read", "MB/s", 1}},
+}
+
+// outcomeAttrs are the classes the reliability recipes give each
+// iteration: the table counts them instead of taking medians.
+var outcomeAttrs = map[string][]string{
+	"power_loss": {"consistency", "data"},
+	"dm_flakey":  {"consistency", "data"},
 }
 
 // writeSummary prints one row per test case and metric, one column per
@@ -37,6 +44,7 @@ func writeSummary(w io.Writer, vs []variantResults) {
 	type rowKey struct{ recipe, test, cas, metric, label, unit string }
 	cells := map[rowKey]map[string][]float64{}
 	failures := map[rowKey]map[string]int{}
+	classes := map[rowKey]map[string]map[string]int{}
 	var order []rowKey
 	add := func(k rowKey, variant string, v float64) {
 		if cells[k] == nil {
@@ -57,6 +65,20 @@ func writeSummary(w io.Writer, vs []variantResults) {
 					order = append(order, k)
 				}
 				failures[k][vr.name]++
+				continue
+			}
+			if attrs, ok := outcomeAttrs[r.Recipe]; ok {
+				for _, a := range attrs {
+					k := rowKey{recipe: r.Recipe, test: r.Name, cas: r.Case, metric: a, label: a}
+					if classes[k] == nil {
+						classes[k] = map[string]map[string]int{}
+						order = append(order, k)
+					}
+					if classes[k][vr.name] == nil {
+						classes[k][vr.name] = map[string]int{}
+					}
+					classes[k][vr.name][r.Attrs[a]]++
+				}
 				continue
 			}
 			if hs, ok := headline[r.Recipe]; ok {
@@ -91,11 +113,37 @@ func writeSummary(w io.Writer, vs []variantResults) {
 				row = append(row, countCell(f[vr.name]))
 				continue
 			}
+			if c := classes[k]; c != nil {
+				row = append(row, classCell(c[vr.name]))
+				continue
+			}
 			row = append(row, medianCell(cells[k][vr.name]))
 		}
 		fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
 	}
 	tw.Flush()
+}
+
+// classCell counts the classes seen, most frequent first: "AutoFix 3 Clean 1".
+func classCell(n map[string]int) string {
+	if len(n) == 0 {
+		return "-"
+	}
+	var names []string
+	for c := range n {
+		names = append(names, c)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		if n[names[i]] != n[names[j]] {
+			return n[names[i]] > n[names[j]]
+		}
+		return names[i] < names[j]
+	})
+	var parts []string
+	for _, c := range names {
+		parts = append(parts, fmt.Sprintf("%s %d", c, n[c]))
+	}
+	return strings.Join(parts, " ")
 }
 
 func countCell(n int) string {
