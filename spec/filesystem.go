@@ -92,15 +92,28 @@ func (d *decoder) geometry(b *hcl.Block) *Geometry {
 
 // tuning reads the typed mkfs knobs of one filesystem type.
 func (d *decoder) tuning(b *hcl.Block, typ *filesystems.Type) (map[string]any, Ranges) {
-	attrs, diags := b.Body.JustAttributes()
+	// JustAttributes finds every name, known or not; but inside a
+	// `dynamic "tuning"` block only a schema read gives the expressions
+	// their iterator (dynblock passes JustAttributes through unexpanded).
+	all, diags := b.Body.JustAttributes()
 	d.diags = append(d.diags, diags...)
 	known := map[string]fields.Field{}
 	var names []string
+	schema := &hcl.BodySchema{}
 	for _, f := range typ.Tuning {
 		known[f.Name] = f
 		names = append(names, f.Name)
+		schema.Attributes = append(schema.Attributes, hcl.AttributeSchema{Name: f.Name})
 	}
 	sort.Strings(names)
+	content, _, diags := b.Body.PartialContent(schema)
+	d.diags = append(d.diags, diags...)
+	attrs := content.Attributes
+	for name, a := range all {
+		if _, ok := attrs[name]; !ok {
+			attrs[name] = a
+		}
+	}
 	out := map[string]any{}
 	for name, a := range attrs {
 		f, ok := known[name]

@@ -199,3 +199,31 @@ func TestContentsPathsStayInRoots(t *testing.T) {
 		}
 	}
 }
+
+// A dynamic tuning block sees its iterator, as a dynamic geometry block
+// does, and an unknown option in it is still named.
+func TestDynamicTuning(t *testing.T) {
+	s := load(t, `
+matrix "profile" { values = ["dup", "single"] }
+image "d" {
+  size = "1GiB"
+  partition "p" {
+    size = "400MiB"
+    filesystem {
+      type = "btrfs"
+      dynamic "tuning" {
+        for_each = [matrix.profile]
+        content {
+          data_profile = tuning.value
+        }
+      }
+    }
+  }
+}
+`, spec.Options{})
+	for i, want := range []string{"dup", "single"} {
+		if got := s.Variants[i].Images[0].Partitions[0].Filesystem.Tuning["data_profile"]; got != want {
+			t.Errorf("variant %s: data_profile = %v, want %s", s.Variants[i].Name, got, want)
+		}
+	}
+}
