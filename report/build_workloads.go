@@ -38,10 +38,19 @@ func (v *view) ddChart(test string) *Chart {
 	// order the spec lists them in.
 	cases := slices.Clone(v.cases[[2]string{"dd_sweep", test}])
 	slices.SortStableFunc(cases, func(a, b string) int {
-		_, x, _ := ddCase(a)
-		_, y, _ := ddCase(b)
-		return cmp.Compare(x, y)
+		ta, x, _ := ddCase(a)
+		tb, y, _ := ddCase(b)
+		return cmp.Or(cmp.Compare(x, y), cmp.Compare(ta, tb))
 	})
+	// A sweep of file sizes at one block size (the "10/50/100MiB" test)
+	// is drawn against the file size instead.
+	var bss []int64
+	for _, c := range cases {
+		if _, bs, ok := ddCase(c); ok && !slices.Contains(bss, bs) {
+			bss = append(bss, bs)
+		}
+	}
+	bySize := len(bss) == 1
 	var lines []ddLine
 	var ss []series
 	var totals []int64
@@ -54,7 +63,11 @@ func (v *view) ddChart(test string) *Chart {
 				if !ok || r == nil {
 					continue
 				}
-				if l := (ddLine{s, dir, total}); !slices.Contains(lines, l) {
+				lineTotal := total
+				if bySize {
+					lineTotal = 0
+				}
+				if l := (ddLine{s, dir, lineTotal}); !slices.Contains(lines, l) {
 					lines = append(lines, l)
 				}
 				if !slices.Contains(ss, s) {
@@ -73,36 +86,45 @@ func (v *view) ddChart(test string) *Chart {
 		return nil
 	}
 	slices.Sort(tools)
-	lc := &LineChart{XUnit: "block size", YUnit: "MB/s", XSizes: true}
+	bySize = bySize && len(totals) > 1
+	xUnit, title := "block size", "rate against block size"
+	if bySize {
+		xUnit, title = "file size", "rate against file size ("+units.FormatSize(bss[0])+" blocks)"
+	}
+	lc := &LineChart{XUnit: xUnit, YUnit: "MB/s", XSizes: true}
 	tab := &Table{Head: summaryHead("MB/s", false)}
-	tab.Head[0] = "block size"
+	tab.Head[0] = xUnit
 	colors, names := v.colors(ss), seriesNames(ss)
 	for _, l := range lines {
 		i := slices.Index(ss, l.s)
 		name := names[i] + " " + l.dir
-		if len(totals) > 1 {
+		if len(totals) > 1 && !bySize {
 			name += " " + units.FormatSize(l.total)
 		}
 		ls := LineSeries{Name: name, Color: colors[i], Dashed: l.dir == "read"}
 		for _, c := range cases {
 			total, bs, _ := ddCase(c)
 			r := v.row("dd_sweep", test, c, l.s, l.dir+"_rate")
-			if r == nil || total != l.total {
+			if r == nil || (!bySize && total != l.total) {
 				continue
 			}
-			p := Point{X: float64(bs), Y: r.Mean}
+			x := bs
+			if bySize {
+				x = total
+			}
+			p := Point{X: float64(x), Y: r.Mean}
 			if r.HasSpread {
 				p.HasErr, p.ErrLow, p.ErrHig = true, r.CILow, r.CIHigh
 			}
 			ls.Points = append(ls.Points, p)
-			tab.Rows = append(tab.Rows, summaryRow(units.FormatSize(bs), name, r, 1, false))
+			tab.Rows = append(tab.Rows, summaryRow(units.FormatSize(x), name, r, 1, false))
 		}
 		lc.Series = append(lc.Series, ls)
 	}
-	return &Chart{Slug: "dd-sweep-" + test, Context: v.ctx, Title: "dd " + test + ": rate against block size",
+	return &Chart{Slug: "dd-sweep-" + test, Context: v.ctx, Title: "dd " + test + ": " + title,
 		Tools: tools, Lines: lc, Table: tab,
 		Note: "Points: mean rate over the passes; whiskers: 95% confidence interval of the mean (Student t), " +
-			"for points of two passes or more. Block sizes on a logarithmic axis; reads dashed."}
+			"for points of two passes or more. Sizes on a logarithmic axis; reads dashed."}
 }
 
 // ddCase reads the file size and block size of a dd_sweep case: its name

@@ -312,3 +312,31 @@ func TestHTMLIsSelfContained(t *testing.T) {
 		}
 	}
 }
+
+// A dd_sweep over file sizes at one block size (the 10/50/100MiB test of
+// a real QEMU run) is drawn against the file size, one line per
+// direction, its points in increasing size.
+func TestDDFileSizeSweep(t *testing.T) {
+	ins, err := Load([]string{"testdata/ddsizes/f2fs.jsonl"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := Build(ins, Options{})
+	var chart *Chart
+	for _, ch := range rep.Charts {
+		if strings.HasSuffix(ch.Slug, "dd-sweep-writezero") {
+			chart = ch
+		}
+	}
+	if chart == nil || !strings.Contains(chart.Title, "file size") || chart.Lines.XUnit != "file size" {
+		t.Fatalf("writezero chart: %+v", chart)
+	}
+	if len(chart.Lines.Series) != 2 {
+		t.Fatalf("%d lines, want write and read", len(chart.Lines.Series))
+	}
+	for _, s := range chart.Lines.Series {
+		if len(s.Points) != 3 || s.Points[0].X != 4<<20 || s.Points[2].X != 16<<20 {
+			t.Errorf("%s: points %v", s.Name, s.Points)
+		}
+	}
+}
