@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"regexp"
 	"strings"
@@ -254,6 +255,9 @@ func remake(ctx context.Context, p *runplan.Partition) error {
 	if _, err := exec.LookPath(argv[0]); err != nil {
 		return fmt.Errorf("%w: %s is not on this target", errNoMkfs, argv[0])
 	}
+	if err := wipeStart(p.Device); err != nil {
+		return err
+	}
 	run, err := runChecker(ctx, argv)
 	if err != nil {
 		return err
@@ -262,4 +266,19 @@ func remake(ctx context.Context, p *runplan.Partition) error {
 		return fmt.Errorf("%s: exit %d\n%s", strings.Join(argv, " "), run.code, run.output)
 	}
 	return nil
+}
+
+// wipeStart zeroes the first MiB of dev, as wipefs would the old
+// signatures: mkfs.btrfs refuses to re-make a filesystem with the plan's
+// UUID while blkid still finds that UUID on the device itself.
+func wipeStart(dev string) error {
+	f, err := os.OpenFile(dev, os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if _, err := f.WriteAt(make([]byte, 1<<20), 0); err != nil {
+		return fmt.Errorf("wiping %s: %w", dev, err)
+	}
+	return f.Sync()
 }

@@ -1,0 +1,193 @@
+package driver
+
+import (
+	"context"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/sirupsen/logrus"
+
+	"github.com/fsbench/fsbench/imagegen"
+	"github.com/fsbench/fsbench/internal/testbin"
+	"github.com/fsbench/fsbench/plan"
+	"github.com/fsbench/fsbench/resultframe"
+	"github.com/fsbench/fsbench/spec"
+)
+
+// reliabilitySpec is examples/elc2015.fsb.hcl's reliability part, cut
+// down to run in CI: a few watchdog resets, a host power cut, and the
+// dm-flakey cases on ext4 and btrfs.
+const reliabilitySpec = `
+variable "power_loss_iterations" {
+  type    = number
+  default = 3
+}
+
+matrix "fs" {
+  values = ["ext4", "btrfs"]
+}
+
+board "qemu-x86_64" {
+  arch    = "x86_64"
+  console = "ttyS0,115200n8"
+  storage = "vda"
+}
+
+image "disk" {
+  table = "gpt"
+  size  = "640MiB"
+
+  partition "rootfs" {
+    size = "200MiB"
+    root = true
+    filesystem {
+      type  = "ext4"
+      mount = ["noatime"]
+    }
+    contents { userland = "busybox" }
+  }
+
+  partition "crash" {
+    grow = true
+    filesystem {
+      type       = matrix.fs
+      label      = "crash"
+      mountpoint = "/mnt/crash"
+    }
+  }
+}
+
+test "power_loss" "watchdog" {
+  on              = partition.crash
+  iterations      = var.power_loss_iterations
+  mount           = ["async", "sync"]
+  cut_after       = "4s"
+  small_file_size = "256KiB"
+}
+
+test "power_loss" "host" {
+  on         = partition.crash
+  iterations = 1
+  trigger    = "host_kill"
+  writer     = ["fsync"]
+  cut_after  = "3s"
+  mount      = ["async"]
+}
+
+test "dm_flakey" "corruption" {
+  on              = partition.crash
+  iterations      = 1
+  fault           = ["corrupt_writes", "error_writes"]
+  schedule        = ["after"]
+  writer          = ["large_file"]
+  after           = "1s"
+  large_file_size = "16MiB"
+}
+`
+
+// TestReliabilityInQEMU runs power_loss through real watchdog resets and a
+// host-side power cut, and dm_flakey through the kernel's device-mapper, in
+// QEMU, and checks that every iteration arrives classified on both axes.
+func TestReliabilityInQEMU(t *testing.T) {
+	for _, tool := range []string{"qemu-system-x86_64", "apt-get", "fakeroot"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("needs %s (scripts/test.sh installs it)", tool)
+		}
+	}
+	if testing.Short() {
+		t.Skip("boots VMs through power cuts")
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "reliability.fsb.hcl")
+	os.WriteFile(path, []byte(reliabilitySpec), 0o644)
+	s, p, diags := plan.Load(path, spec.Options{}, true)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	bin := testbin.Runner(t, "")
+	log := logrus.New()
+	log.Out = io.Discard
+	if testing.Verbose() {
+		log.Out = os.Stderr
+		log.Level = logrus.InfoLevel
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
+	defer cancel()
+	out := filepath.Join(dir, "out")
+	var wg sync.WaitGroup
+	for _, v := range p.Variants {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			t.Run(v.Name, func(t *testing.T) {
+				if _, err := imagegen.Build(ctx, p, v, imagegen.Options{OutDir: out, SpecDir: s.Dir, Epoch: 315532800,
+					Log: log, Runner: bin, CacheDir: testbin.CacheDir(), Jobs: 1}); err != nil {
+					t.Fatal(err)
+				}
+				o, err := RunQEMU(ctx, Variant{Name: v.Name, Dir: filepath.Join(out, v.Name), Runner: bin, Bootargs: v.Bootargs},
+					QEMU{Accel: "auto", Disk: "virtio", MemoryMiB: 512, CPUs: 1, KernelCache: filepath.Join(testbin.CacheDir(), "kernels")},
+					Options{Log: log})
+				if err != nil {
+					t.Fatalf("%v (console: %s)", err, tail(o))
+				}
+				checkReliability(t, o)
+			})
+		}()
+	}
+	wg.Wait()
+}
+
+func checkReliability(t *testing.T, o *Outcome) {
+	t.Helper()
+	iters := map[string]int{}
+	for _, r := range o.Summary.Results {
+		if r.Recipe == "fsbench" {
+			continue
+		}
+		if r.Status != resultframe.StatusOK {
+			t.Errorf("%s %s/%s #%d: %s %s", r.Recipe, r.Name, r.Case, r.Iteration, r.Status, r.Error)
+			continue
+		}
+		iters[r.Name+"/"+r.Case]++
+		cons, data := r.Attrs["consistency"], r.Attrs["data"]
+		if cons == "" || data == "" {
+			t.Errorf("%s/%s #%d: not classified: %v", r.Name, r.Case, r.Iteration, r.Attrs)
+		}
+		if f := r.Attrs["fsck"]; f != "clean" && f != "errors" {
+			t.Errorf("%s/%s #%d: checker %q did not run", r.Name, r.Case, r.Iteration, r.Attrs["checker"])
+		}
+		switch r.Recipe {
+		case "power_loss":
+			// What the runner saw synced survives a cut on a journalled
+			// or copy-on-write filesystem.
+			if data == "LostSynced" || data == "Corrupt" {
+				t.Errorf("%s/%s #%d: data %s: %s", r.Name, r.Case, r.Iteration, data, r.Attrs["data_problems"])
+			}
+			if r.Name == "watchdog" && !strings.HasPrefix(r.Attrs["reset"], "watchdog reset (i6300ESB") {
+				t.Errorf("reset %q", r.Attrs["reset"])
+			}
+		case "dm_flakey":
+			if !strings.HasPrefix(r.Attrs["table"], "flakey ") {
+				t.Errorf("table %q", r.Attrs["table"])
+			}
+		}
+		t.Logf("%s %s/%s #%d: %s, %s %s %s", r.Recipe, r.Name, r.Case, r.Iteration, cons, data,
+			r.Attrs["kernel_log"], r.Attrs["data_problems"])
+	}
+	want := map[string]int{"watchdog/async-small_files": 3, "watchdog/sync-small_files": 3, "host/async-fsync": 1,
+		"corruption/corrupt_writes-after-large_file": 1, "corruption/error_writes-after-large_file": 1}
+	for k, n := range want {
+		if iters[k] != n {
+			t.Errorf("%d results for %s, want %d (got %v)", iters[k], k, n, iters)
+		}
+	}
+	if !o.Summary.Complete || len(o.Summary.Missing()) > 0 {
+		t.Errorf("complete %v, missing %v", o.Summary.Complete, o.Summary.Missing())
+	}
+}
