@@ -70,6 +70,7 @@ func TestQuickstartInQEMU(t *testing.T) {
 					t.Fatalf("%v (console: %s)", err, tail(o))
 				}
 				checkQuickstart(t, o)
+				checkCharts(t, v.Tests, o.Results)
 				t.Logf("%s: built and ran in %s", v.Name, time.Since(start).Round(time.Second))
 			})
 		}()

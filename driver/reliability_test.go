@@ -137,6 +137,7 @@ func TestReliabilityInQEMU(t *testing.T) {
 					t.Fatalf("%v (console: %s)", err, tail(o))
 				}
 				checkReliability(t, o)
+				checkCharts(t, v.Tests, o.Results)
 			})
 		}()
 	}
