@@ -14,9 +14,11 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"strings"
 	"time"
 
 	"github.com/fsbench/fsbench/resultframe"
+	"github.com/fsbench/fsbench/runplan"
 	"github.com/fsbench/fsbench/serialcap"
 )
 
@@ -63,7 +65,10 @@ type Boot struct {
 	N         int       // from 1
 	Start     time.Time // first line of the boot
 	RootMount time.Time // zero when not seen
-	Prompt    time.Time // zero when not seen
+	// Ready is the runner's ready line (runplan.ReadyMessage), the end of
+	// the boot on the target's clock; zero when not seen.
+	Ready  time.Time
+	Prompt time.Time // zero when not seen
 }
 
 // Interval is root mount to prompt, or false when either is missing.
@@ -179,6 +184,9 @@ func (f *follower) line(l serialcap.Line) error {
 	if f.boot == nil {
 		f.newBoot(l.Start, false) // output before any root mount: the first boot
 	}
+	if f.boot.Ready.IsZero() && !f.boot.RootMount.IsZero() && strings.Contains(text, runplan.ReadyMessage) {
+		f.boot.Ready = l.Start
+	}
 	if f.boot.Prompt.IsZero() && !f.boot.RootMount.IsZero() && f.opt.Prompt.MatchString(trimEOL(text)) {
 		f.boot.Prompt = l.Start
 		f.release()
@@ -264,6 +272,10 @@ func (f *follower) releaseErr() error {
 		if f.boot != nil {
 			if d, ok := f.boot.Interval(); ok {
 				r.Metrics = append(r.Metrics, resultframe.Metric{Name: "host_boot", Value: d.Seconds(), Unit: "s"})
+			}
+			// The same two events the target times, on the host's clock.
+			if b := f.boot; !b.RootMount.IsZero() && !b.Ready.IsZero() {
+				r.Metrics = append(r.Metrics, resultframe.Metric{Name: "host_ready", Value: b.Ready.Sub(b.RootMount).Seconds(), Unit: "s"})
 			}
 		}
 		if err := f.keep(r); err != nil {

@@ -71,6 +71,7 @@ func TestFollowPairsBootsWithResults(t *testing.T) {
 		{100 * time.Millisecond, "fsbench-runner: boot_time.rootfs/single iteration 1/2\r\n" + frame(t, boot(1))},
 		{50 * time.Millisecond, "[    0.000000] Linux version 6.1.0-57-amd64\r\n"},
 		{20 * time.Millisecond, "[    1.100000] VFS: Mounted root (ext4 filesystem) on device 254:1.\r\n"},
+		{200 * time.Millisecond, "[    1.300000] fsbench-runner: userspace ready\r\n"},
 		// The result comes before the prompt here: it waits for it.
 		{100 * time.Millisecond, frame(t, boot(2))},
 		{800 * time.Millisecond, "fsbench login: "},
@@ -101,18 +102,19 @@ func TestFollowPairsBootsWithResults(t *testing.T) {
 	}
 	<-played
 	// Steps 1 and 2 are the first boot's root mount and prompt (the
-	// prompt line's first byte is the "\r\n" before it), 5 and 7 the second's.
+	// prompt line's first byte is the "\r\n" before it), 5 and 8 the
+	// second's, whose ready line is step 6.
 	// The stamps are checked for exactness by serialcap's tests; here a
 	// loaded machine may delay a read by tens of milliseconds, so the
 	// bound only has to tell the two boots (about 0.3 s and 0.9 s) apart.
-	wants := []time.Duration{sent[2].Sub(sent[1]), sent[7].Sub(sent[5])}
+	wants := []time.Duration{sent[2].Sub(sent[1]), sent[8].Sub(sent[5])}
 	for i, want := range wants {
 		got, ok := sum.Boots[i].Interval()
 		if !ok || got < want-150*time.Millisecond || got > want+150*time.Millisecond {
 			t.Errorf("boot %d: root mount to prompt %v (%v), want %v", i+1, got, ok, want)
 		}
 	}
-	host := map[int]float64{}
+	host, ready := map[int]float64{}, map[int]float64{}
 	for _, r := range sum.Results {
 		if r.Attrs["target"] != "test" {
 			t.Errorf("result %d lacks the target attribute", r.Seq)
@@ -120,6 +122,9 @@ func TestFollowPairsBootsWithResults(t *testing.T) {
 		for _, m := range r.Metrics {
 			if m.Name == "host_boot" {
 				host[r.Iteration] = m.Value
+			}
+			if m.Name == "host_ready" {
+				ready[r.Iteration] = m.Value
 			}
 		}
 	}
@@ -129,6 +134,10 @@ func TestFollowPairsBootsWithResults(t *testing.T) {
 		if got, _ := sum.Boots[i].Interval(); host[i+1] != got.Seconds() {
 			t.Errorf("host_boot of iteration %d is %v, want boot %d's %v", i+1, host[i+1], i+1, got.Seconds())
 		}
+	}
+	// Only the second boot printed the runner's ready line.
+	if want := sent[6].Sub(sent[5]).Seconds(); ready[2] < want-0.15 || ready[2] > want+0.15 || len(ready) != 1 {
+		t.Errorf("host_ready %v, want only boot 2's, about %.3f s", ready, want)
 	}
 	var codes []resultframe.Code
 	for _, p := range sum.Problems {

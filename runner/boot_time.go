@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"regexp"
 	"time"
+
+	"github.com/fsbench/fsbench/runplan"
 )
 
 func init() {
@@ -12,10 +14,8 @@ func init() {
 }
 
 // ReadyMessage is the kernel log line that ends a boot on the target's
-// clock. The start hook writes it as the last start script runs, just
-// before init starts the getty; a runner started some other way writes
-// it itself.
-const ReadyMessage = "fsbench-runner: userspace ready"
+// clock; a runner started without the start hook writes it itself.
+const ReadyMessage = runplan.ReadyMessage
 
 // bootTime measures the current boot on the target's clock: from the kernel
 // log line of the root mount to the ready line. The host measures the same

@@ -28,6 +28,12 @@ const (
 	DefaultState = "/var/lib/fsbench"
 )
 
+// ReadyMessage is the kernel log line that ends a boot: the start hook
+// writes it as the last start script runs, just before init starts the
+// getty. The runner times the boot on the target's clock up to it; the
+// host sees it on the console too.
+const ReadyMessage = "fsbench-runner: userspace ready"
+
 // PowerCutMarker starts the console line with which the runner asks the
 // host to cut the board's power (power_loss's host_kill trigger):
 // "fsbench-power-cut: N" asks for the cut N seconds after the line.
