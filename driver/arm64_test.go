@@ -74,6 +74,8 @@ func TestArm64InQEMU(t *testing.T) {
 	if err := debian.CheckArch(context.Background(), "arm64"); errors.Is(err, debian.ErrForeignArchNotConfigured) {
 		t.Skipf("%v (scripts/test.sh does it)", err)
 	}
+	t.Parallel()
+	defer vmSlot()()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "arm64.fsb.hcl")
 	os.WriteFile(path, []byte(arm64Spec), 0o644)

@@ -32,6 +32,7 @@ func TestQuickstartInQEMU(t *testing.T) {
 	if testing.Short() {
 		t.Skip("boots five VMs")
 	}
+	t.Parallel()
 	vars := []string{"fio_size=16MiB", "boot_iterations=2", "fill_percent=20"}
 	s, p, diags := plan.Load("../examples/quickstart.fsb.hcl", spec.Options{Vars: vars}, true)
 	if diags.HasErrors() {
@@ -45,17 +46,15 @@ func TestQuickstartInQEMU(t *testing.T) {
 		log.Out = os.Stderr
 		log.Level = logrus.InfoLevel
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 25*time.Minute)
 	defer cancel()
 
 	var wg sync.WaitGroup
-	sem := make(chan struct{}, 2)
 	for _, v := range p.Variants {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
+			defer vmSlot()()
 			t.Run(v.Name, func(t *testing.T) {
 				start := time.Now()
 				_, err := imagegen.Build(ctx, p, v, imagegen.Options{OutDir: out, SpecDir: s.Dir, Epoch: 315532800,

@@ -44,6 +44,7 @@ func TestExampleReportsInQEMU(t *testing.T) {
 	if testing.Short() {
 		t.Skip("boots VMs")
 	}
+	t.Parallel()
 	bin := testbin.Runner(t, "")
 	log := logrus.New()
 	log.Out = io.Discard
@@ -51,16 +52,14 @@ func TestExampleReportsInQEMU(t *testing.T) {
 		log.Out = os.Stderr
 		log.Level = logrus.InfoLevel
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 25*time.Minute)
 	defer cancel()
 	var wg sync.WaitGroup
-	sem := make(chan struct{}, 2)
 	for _, run := range shortRuns {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
+			defer vmSlot()()
 			t.Run(run.example, func(t *testing.T) {
 				s, p, diags := plan.Load(filepath.Join("..", "examples", run.example+".fsb.hcl"), spec.Options{Vars: run.vars}, true)
 				if diags.HasErrors() {
