@@ -43,6 +43,10 @@ func FetchBusybox(ctx context.Context, log logrus.FieldLogger, cacheDir, arch st
 	if err != nil {
 		return nil, fmt.Errorf("busybox userland: %w", err)
 	}
+	key := memoKey(cacheDir, da)
+	if b, ok := busyboxMemo.Load(key); ok {
+		return b.(*Busybox), nil
+	}
 	p, err := debian.Candidate(ctx, log, "busybox-static", da)
 	if err != nil {
 		return nil, fmt.Errorf("busybox userland: %w", err)
@@ -55,7 +59,9 @@ func FetchBusybox(ctx context.Context, log logrus.FieldLogger, cacheDir, arch st
 	if err != nil {
 		return nil, fmt.Errorf("busybox userland: %w", err)
 	}
-	return &Busybox{Package: p, Binary: filepath.Join(dir, "bin", "busybox")}, nil
+	bb := &Busybox{Package: p, Binary: filepath.Join(dir, "bin", "busybox")}
+	busyboxMemo.Store(key, bb)
+	return bb, nil
 }
 
 // Options shape the userland.

@@ -99,6 +99,10 @@ func FetchTools(ctx context.Context, log logrus.FieldLogger, cacheDir, arch stri
 				n, strings.Join(KnownTools(), ", "))
 		}
 	}
+	key := memoKey(append([]string{cacheDir, da}, names...)...)
+	if t, ok := toolsMemo.Load(key); ok {
+		return t.(*Tools), nil
+	}
 	if err := debian.CheckArch(ctx, da); err != nil {
 		return nil, fmt.Errorf("target tools: %w", err)
 	}
@@ -126,6 +130,7 @@ func FetchTools(ctx context.Context, log logrus.FieldLogger, cacheDir, arch stri
 	}
 	sort.Slice(t.Packages, func(i, j int) bool { return t.Packages[i].Name < t.Packages[j].Name })
 	log.Infof("target tools %s: %d files from %d packages", strings.Join(names, ", "), len(b.entries), len(t.Packages))
+	toolsMemo.Store(key, t)
 	return t, nil
 }
 
