@@ -5,12 +5,16 @@
 # SeaBIOS banner through the root mount and the "fsbench login: " prompt
 # to the runner's first result frames and "fsbench-runner: reboot").
 #
-# Usage: bench/capture-vs-grabserial.sh [-n RUNS] [-l LOAD] [-t SCALE] [-k]
+# Usage: bench/capture-vs-grabserial.sh [-n RUNS] [-l LOAD] [-t SCALE] [-V VARIANT]... [-k]
 #   -n RUNS   runs per tool and machine state (default 5)
 #   -l LOAD   busy-looping processes in the loaded pass (default: one per
 #             CPU, so that every CPU has a competing process)
 #   -t SCALE  scale of the boot's pauses (the kernel timestamps) in the
 #             playback (default 1: the real ~9.2 s; 0: back to back)
+#   -V 'NAME=BINARY [FLAG...]'
+#             also run `BINARY capture FLAG...` as tool NAME, in the same
+#             rotation (repeatable); BINARY "fsbench" is the one built from
+#             this tree, e.g. -V 'fsbench-normal=fsbench -priority normal'
 #   -k        keep the work directory (binaries, tool outputs, per-line
 #             errors, JSON) and print its path
 #
@@ -30,11 +34,18 @@
 #
 #   fsbench capture -port SLAVE -baud 115200 -reset 'VFS: Mounted root'
 #           -quit 'fsbench-runner: reboot' -timeout ...
+#           (with its default -priority high: its reading thread runs
+#           SCHED_FIFO when the script runs as root, see "priority:" in
+#           the machine section)
 #   grabserial -S -d SLAVE -b 115200 -t -m '.*VFS: Mounted root'
 #           -q 'fsbench-runner: reboot' -e ...
 #   minimal: a goroutine of the driver on its own thread, blocked in
 #           read(2) on the slave (raw termios, VMIN=1), stamping the
 #           first byte of each line with the time.Now() after the read.
+#   minimal-rt: the same with its thread at SCHED_FIFO 1 (only when the
+#           driver may), as fsbench asks for its reading thread; what
+#           remains of its error is mostly the kernel's delay in handing
+#           the bytes over (it shares its process with the sender, though).
 #   minimal-proc: the same loop in a child process (the driver run with
 #           -reader), printing like fsbench: its CPU time is counted like
 #           fsbench's, Go runtime threads included.
@@ -63,12 +74,13 @@ repo=$(dirname "$here")
 # shellcheck source-path=SCRIPTDIR source=../scripts/lib.sh
 . "$repo/scripts/lib.sh"
 
-runs=5 load=$(nproc) scale=1 keep=0
-while getopts "n:l:t:k" opt; do
+runs=5 load=$(nproc) scale=1 keep=0 variants=()
+while getopts "n:l:t:V:k" opt; do
 	case $opt in
 		n) runs=$OPTARG ;;
 		l) load=$OPTARG ;;
 		t) scale=$OPTARG ;;
+		V) variants+=("$OPTARG") ;;
 		k) keep=1 ;;
 		*) sed -n '2,/^set -euo/p' "$0" | sed '$d' >&2; exit 2 ;;
 	esac
@@ -105,12 +117,25 @@ echo "memory:  $(free -g | awk '/^Mem:/ {print $2 " GiB"}')"
 echo "system:  $(. /etc/os-release && echo "$PRETTY_NAME"), Linux $(uname -r), clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null || echo '?')"
 echo "fsbench: $(git -C "$repo" describe --always --dirty 2>/dev/null || echo unknown), $(go version | cut -d' ' -f3)"
 echo "tools:   grabserial $(pkgver grabserial), python3-serial $(pkgver python3-serial), $(python3 --version 2>&1)"
+if chrt -f 1 true 2>/dev/null; then
+	echo "priority: SCHED_FIFO allowed: fsbench's reading thread and minimal-rt run real-time"
+else
+	echo "priority: SCHED_FIFO not allowed (not root, no CAP_SYS_NICE): fsbench falls back to nice -10 or normal; no minimal-rt"
+fi
 echo "log:     bench/boot.log, $(grep -c '' "$here/boot.log") lines, $(stat -c %s "$here/boot.log") bytes"
 echo
 
 # ---------------------------------------------------------------- runs
 # pass NAME LOAD: one pass of the driver; its table on stdout, the load
 # average before and after.
+vflags=()
+for v in "${variants[@]}"; do
+	name=${v%%=*} rest=${v#*=}
+	if [ "$name" = "$v" ] || [ -z "$name" ] || [ -z "$rest" ]; then die "-V wants NAME=BINARY [FLAG...], got '$v'"; fi
+	if [ "${rest%% *}" = fsbench ]; then rest="$work/bin/fsbench${rest#fsbench}"; fi
+	vflags+=(-variant "$name=$rest")
+done
+
 pass() {
 	local name=$1 k=$2
 	mkdir -p "$work/$name"
@@ -118,7 +143,7 @@ pass() {
 	before=$(cut -d' ' -f1-3 /proc/loadavg)
 	log "$name pass: $runs runs per tool, $k spinning processes"
 	"$work/bin/capturebench" -log "$here/boot.log" -fsbench "$work/bin/fsbench" -grabserial "$(command -v grabserial)" \
-		-n "$runs" -load "$k" -timescale "$scale" -json "$work/$name.json" -work "$work/$name" \
+		-n "$runs" -load "$k" -timescale "$scale" -json "$work/$name.json" -work "$work/$name" "${vflags[@]}" \
 		>"$work/$name.table" 2>"$work/$name.log" || { cat "$work/$name.log" >&2; die "the $name pass failed"; }
 	after=$(cut -d' ' -f1-3 /proc/loadavg)
 	echo "== $name pass (load average before: $before; after: $after)"
@@ -148,6 +173,10 @@ for p in base loaded; do
 done
 f=$(fig loaded fsbench p99_s)
 check "p99 error (loaded): fsbench $(us "$f") < 5 ms" 'a < 0.005' "$f" 0
+r=$(fig loaded minimal-rt p99_s)
+if [ -n "$r" ] && [ "$r" != null ]; then
+	echo "(for reference: minimal-rt, a real-time reader in the driver, had a p99 of $(us "$r") in the loaded pass)"
+fi
 for p in base loaded; do
 	f=$(fig $p fsbench cpu_s) g=$(fig $p grabserial cpu_s)
 	ratio=$(awk -v a="$f" -v b="$g" 'BEGIN {printf "%.2f", a / b}')

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"regexp"
+	"runtime"
 	"syscall"
 
 	"github.com/fsbench/fsbench/resultframe"
@@ -27,6 +29,7 @@ func runCapture(env *Env, args []string) int {
 	timeout := fs.Duration("timeout", 0, "stop after this long (0: until the line hangs up or is interrupted)")
 	logPath := fs.String("log", "", "also write the exact bytes received to this file")
 	results := fs.String("results", "", "append decoded results to this JSONL file")
+	priority := fs.String("priority", "high", "scheduling of the thread that reads the port: high (real-time SCHED_FIFO 1, else nice -10,\nwhen the user may raise it, e.g. as root; silently normal otherwise) or normal")
 	if code, done := parse(fs, args); done {
 		return code
 	}
@@ -35,6 +38,15 @@ func runCapture(env *Env, args []string) int {
 		return ExitUsage
 	}
 	opts := serialcap.Options{Timeout: *timeout, Out: env.Stdout, Milestones: serialcap.DefaultMilestones()}
+	switch *priority {
+	case "high":
+		opts.Priority = serialcap.PriorityHigh
+	case "normal":
+		opts.Priority = serialcap.PriorityNormal
+	default:
+		fmt.Fprintf(env.Stderr, "fsbench capture: -priority: %q is neither high nor normal\n", *priority)
+		return ExitUsage
+	}
 	for _, re := range []struct {
 		flag string
 		dst  **regexp.Regexp
@@ -70,10 +82,14 @@ func runCapture(env *Env, args []string) int {
 	defer sink.close()
 	opts.Raw = sink
 
+	reserveProcs(env)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	res, err := serialcap.Capture(ctx, src, opts)
 	sink.finish()
+	if res != nil {
+		env.Log.Debugf("reading thread scheduling: %s", cmp.Or(res.Sched, "as the process"))
+	}
 	if err != nil && ctx.Err() == nil {
 		fmt.Fprintf(env.Stderr, "fsbench capture: %s\n", err)
 		return ExitIO
@@ -83,6 +99,21 @@ func runCapture(env *Env, args []string) int {
 		fmt.Fprintf(env.Stderr, "fsbench capture: %d corrupted or incomplete result frame(s) rejected\n", sink.problems)
 	}
 	return ExitOK
+}
+
+// captureProcs is the smallest GOMAXPROCS capture runs with: the reading
+// thread needs a P the moment read(2) returns, and its stamp waits until
+// it has one, so the capture loop must not hold the only one. More Ps
+// than that cost CPU (the runtime wakes more idle threads per line) and
+// did not make the stamps better on a 2-CPU machine.
+const captureProcs = 2
+
+// reserveProcs raises GOMAXPROCS to captureProcs on a single CPU (or in a
+// container whose CPU limit lowered it), unless the user set it.
+func reserveProcs(env *Env) {
+	if lookupEnv(env.Environ, "GOMAXPROCS") == "" && runtime.GOMAXPROCS(0) < captureProcs {
+		runtime.GOMAXPROCS(captureProcs)
+	}
 }
 
 func reportMilestones(env *Env, res *serialcap.Result) {

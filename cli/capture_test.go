@@ -154,3 +154,31 @@ func TestProgressOnlyOnATerminal(t *testing.T) {
 		}
 	}
 }
+
+// TestCapturePriority: -priority reaches the reading thread (the debug
+// log says what it got), and a wrong value is a usage error.
+func TestCapturePriority(t *testing.T) {
+	for _, c := range []struct{ flag, want string }{
+		{"normal", "reading thread scheduling: as the process"},
+		{"high", "reading thread scheduling: "},
+	} {
+		master, slave := openPTY(t)
+		code := make(chan int, 1)
+		var stdout, stderr strings.Builder
+		go func() {
+			code <- Main([]string{"capture", "-port", slave, "-priority", c.flag, "-quit", "done", "-timeout", "20s"},
+				strings.NewReader(""), &stdout, &stderr, []string{"FSBENCH_LOG=debug"})
+		}()
+		waitRaw(t, master)
+		if _, err := master.Write([]byte("done\n")); err != nil {
+			t.Fatal(err)
+		}
+		if got := <-code; got != ExitOK || !strings.Contains(stderr.String(), c.want) {
+			t.Errorf("-priority %s: exit %d, stderr lacks %q:\n%s", c.flag, got, c.want, stderr.String())
+		}
+	}
+	var stderr strings.Builder
+	if got := Main([]string{"capture", "-port", "/dev/null", "-priority", "max"}, strings.NewReader(""), io.Discard, &stderr, nil); got != ExitUsage || !strings.Contains(stderr.String(), "-priority") {
+		t.Errorf("-priority max: exit %d, stderr %q", got, stderr.String())
+	}
+}

@@ -28,6 +28,8 @@ type Options struct {
 	Raw io.Writer
 	// Milestones replaces DefaultMilestones when non-nil.
 	Milestones []Milestone
+	// Priority is the scheduling the reading thread asks for.
+	Priority Priority
 }
 
 // Stop tells why a capture ended.
@@ -59,6 +61,9 @@ type Result struct {
 	Lines      []Stamped
 	Milestones []Hit
 	Stop       Stop
+	// Sched is what the reading thread obtained of Options.Priority
+	// (Reader.Sched): "" when it runs like the rest of the process.
+	Sched string
 }
 
 var errTimeout = errors.New("serialcap: capture timeout")
@@ -67,8 +72,9 @@ var errTimeout = errors.New("serialcap: capture timeout")
 // ends, the quit pattern matches, the timeout elapses or ctx is done. It
 // returns a nil error for the first three; Result.Stop says which.
 //
-// Raw gets whole read() chunks, so after a quit it may end a few bytes past
-// the quit line; bytes still queued behind that chunk are not consumed.
+// Raw gets every byte read by the time the quit line is handed over, so
+// after a quit it may end a few bytes past the quit line; bytes still
+// queued in the kernel are not consumed.
 func Capture(ctx context.Context, src io.Reader, opt Options) (*Result, error) {
 	if opt.Timeout > 0 {
 		var cancel context.CancelFunc
@@ -79,11 +85,11 @@ func Capture(ctx context.Context, src io.Reader, opt Options) (*Result, error) {
 	if ms == nil {
 		ms = DefaultMilestones()
 	}
-	rd := NewReader(src, opt.Idle)
+	rd := NewReaderPriority(src, opt.Idle, opt.Priority)
 	rd.Raw = opt.Raw
 	defer rd.Close()
 
-	c := &capture{opt: opt, ms: ms, res: &Result{}}
+	c := &capture{opt: opt, ms: ms, res: &Result{Sched: rd.Sched()}}
 	for {
 		l, err := rd.Next(ctx)
 		if err != nil {

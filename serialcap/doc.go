@@ -21,4 +21,10 @@
 //     the kernel hands over the first byte, not at the next tick of a loop.
 //     Partial lines (a busybox prompt has no newline) are flushed by a timer
 //     that only runs while an incomplete line is pending.
+//
+// The reading goroutine keeps its OS thread for itself and cuts the lines
+// itself, so the rest of the program is woken once per line, not once per
+// read. With PriorityHigh that thread also asks the kernel for a real-time
+// priority, best effort, so that a loaded machine does not delay the
+// stamps; see Priority.
 package serialcap

@@ -6,7 +6,8 @@
 // Usage: capturebench -log bench/boot.log -fsbench PATH [flags]
 //
 // The tools are fsbench capture, grabserial, "minimal" (a goroutine of
-// this process blocked in read(2)) and "minimal-proc" (the same loop in a
+// this process blocked in read(2)), "minimal-rt" (the same with its thread
+// at SCHED_FIFO, when allowed) and "minimal-proc" (the same loop in a
 // child process, for a CPU figure comparable with fsbench's). For each run
 // and tool it opens a fresh pty, starts the tool on the slave, waits until
 // the tool waits for
@@ -25,7 +26,9 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -55,6 +58,16 @@ type options struct {
 	scale                        float64
 	ref, prompt, quit            string
 	jsonPath, work               string
+	variants                     []variant
+	only                         string
+}
+
+// variant is one more fsbench capture run beside the main one: another
+// build or other flags, compared in the same rotation of runs, so that a
+// drift of the machine's load hits both alike.
+type variant struct {
+	name string
+	argv []string // the binary and the flags added after "capture"
 }
 
 func parseFlags() options {
@@ -72,6 +85,16 @@ func parseFlags() options {
 	flag.StringVar(&o.quit, "quit", `fsbench-runner: reboot`, "regexp of the last line, on which the tools quit")
 	flag.StringVar(&o.jsonPath, "json", "", "write the figures to this file as JSON")
 	flag.StringVar(&o.work, "work", "", "directory for the tools' outputs (default: a temporary one, removed)")
+	flag.StringVar(&o.only, "tools", "", "comma-separated names of the tools to run (default: all)")
+	flag.Func("variant", "`NAME=BINARY [FLAG...]`: also run BINARY capture FLAG... as tool NAME (repeatable; fields split on spaces)", func(v string) error {
+		name, rest, ok := strings.Cut(v, "=")
+		argv := strings.Fields(rest)
+		if !ok || name == "" || len(argv) == 0 {
+			return fmt.Errorf("want NAME=BINARY [FLAG...], got %q", v)
+		}
+		o.variants = append(o.variants, variant{name: name, argv: argv})
+		return nil
+	})
 	flag.Parse()
 	return o
 }
@@ -180,11 +203,14 @@ func prepare(o options) (*setup, error) {
 	// Both tools get a timeout as a backstop; they quit on the last line.
 	limit := s.chunks[len(s.chunks)-1].at + 30*time.Second
 	baud := strconv.Itoa(o.baud)
+	capture := func(argv []string) func(slave string) []string {
+		return func(slave string) []string {
+			return append([]string{argv[0], "capture"}, append(argv[1:], "-port", slave, "-baud", baud,
+				"-reset", o.ref, "-quit", o.quit, "-timeout", limit.String())...)
+		}
+	}
 	s.tools = []tool{
-		externalTool("fsbench", func(slave string) []string {
-			return []string{o.fsbench, "capture", "-port", slave, "-baud", baud,
-				"-reset", o.ref, "-quit", o.quit, "-timeout", limit.String()}
-		}, l, s.ref),
+		externalTool("fsbench", capture([]string{o.fsbench}), l, s.ref),
 		// -S before -d: grabserial only knows real serial ports otherwise.
 		// -m is matched at the start of the line (re.match), hence ".*".
 		externalTool("grabserial", func(slave string) []string {
@@ -193,11 +219,26 @@ func prepare(o options) (*setup, error) {
 		}, l, s.ref),
 		minimalTool(o.baud, len(l.lines)),
 	}
+	if realtimeAllowed() {
+		s.tools = append(s.tools, minimalRTTool(o.baud, len(l.lines)))
+	} else {
+		fmt.Fprintln(os.Stderr, "capturebench: no minimal-rt: this process may not use SCHED_FIFO (it needs root or CAP_SYS_NICE)")
+	}
 	child, err := childReaderTool(o.baud, o.ref, o.quit, l, s.ref)
 	if err != nil {
 		return nil, err
 	}
 	s.tools = append(s.tools, child)
+	for _, v := range o.variants {
+		s.tools = append(s.tools, externalTool(v.name, capture(v.argv), l, s.ref))
+	}
+	if o.only != "" {
+		names := strings.Split(o.only, ",")
+		s.tools = slices.DeleteFunc(s.tools, func(t tool) bool { return !slices.Contains(names, t.name) })
+		if len(s.tools) != len(names) {
+			return nil, fmt.Errorf("-tools %q: unknown or repeated tool name", o.only)
+		}
+	}
 	return s, nil
 }
 

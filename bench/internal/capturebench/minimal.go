@@ -16,16 +16,46 @@ import (
 // else happens between two reads, so its error is the kernel's wake-up
 // latency and nothing more; a tool cannot do better than this.
 func minimalTool(baud, lines int) tool {
-	return tool{name: "minimal", start: func(slave, _ string) (session, error) {
+	return minimalReader("minimal", baud, lines, false)
+}
+
+// minimalRTTool is the same reader with its thread at SCHED_FIFO 1, as
+// `fsbench capture -priority high` asks for its reading thread. What it
+// still gets wrong is mostly the kernel's delay in delivering the bytes
+// (the pty hands them to the reader through a kworker of normal priority);
+// it shares this process with the sender, though, so it is no exact floor.
+func minimalRTTool(baud, lines int) tool {
+	return minimalReader("minimal-rt", baud, lines, true)
+}
+
+func minimalReader(name string, baud, lines int, rt bool) tool {
+	return tool{name: name, start: func(slave, _ string) (session, error) {
 		s := &minimal{
 			want:   lines,
 			opened: make(chan error, 1),
 			all:    make(chan struct{}),
 			done:   make(chan struct{}),
 		}
-		go s.read(slave, baud)
+		go s.read(slave, baud, rt)
 		return s, nil
 	}}
+}
+
+// fifoAttr is SCHED_FIFO at the lowest real-time priority.
+func fifoAttr() *unix.SchedAttr {
+	return &unix.SchedAttr{Policy: unix.SCHED_FIFO, Priority: 1, Flags: unix.SCHED_FLAG_RESET_ON_FORK}
+}
+
+// realtimeAllowed tells whether this process may make a thread real-time.
+// It tries on a goroutine that never unlocks its thread, so the runtime
+// ends the thread, and its priority with it, when the goroutine returns.
+func realtimeAllowed() bool {
+	ok := make(chan bool)
+	go func() {
+		runtime.LockOSThread()
+		ok <- unix.SchedSetAttr(0, fifoAttr(), 0) == nil
+	}()
+	return <-ok
 }
 
 type minimal struct {
@@ -39,12 +69,20 @@ type minimal struct {
 	majflt   int64
 }
 
-func (s *minimal) read(slave string, baud int) {
+func (s *minimal) read(slave string, baud int, rt bool) {
 	defer close(s.done)
 	// A thread of its own, so that its CPU time can be read with
-	// RUSAGE_THREAD; unlocked before returning so the runtime keeps it.
+	// RUSAGE_THREAD; unlocked before returning so the runtime keeps it,
+	// unless it was made real-time: then the runtime ends it.
 	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
+	if rt {
+		if err := unix.SchedSetAttr(0, fifoAttr(), 0); err != nil {
+			s.opened <- fmt.Errorf("SCHED_FIFO: %w", err)
+			return
+		}
+	} else {
+		defer runtime.UnlockOSThread()
+	}
 	// OpenSerial: raw termios, VMIN=1, and a blocking descriptor, so that
 	// Read is a plain read(2) and not the runtime poller.
 	f, err := serialcap.OpenSerial(slave, serialcap.Config{Baud: baud})
