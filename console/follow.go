@@ -88,7 +88,7 @@ type Summary struct {
 	// is the number of results it says it emitted (itself included).
 	Complete bool
 	Expected int
-	Stop     string // "complete", "eof", "silence", "cancelled"
+	Stop     string // "complete", "eof", "silence", "cancelled", "panic"
 }
 
 // Missing lists sequence numbers below Expected that never arrived.
@@ -164,7 +164,22 @@ type follower struct {
 	held     []resultframe.Result
 	lastLine time.Time
 	base     time.Time
+	// panics counts kernel panics since the last result: a target that
+	// panics boot after boot (a broken init, a missing driver) would
+	// otherwise reboot until the run's timeout.
+	panics int
 }
+
+// kernelPanic is the kernel's panic line.
+var kernelPanic = regexp.MustCompile(`Kernel panic - not syncing`)
+
+// MaxPanics is how many kernel panics in a row, with no result between
+// them, end Follow.
+const MaxPanics = 3
+
+// ErrPanics is Follow's error when the target's kernel panics MaxPanics
+// times in a row.
+var ErrPanics = errors.New("the target's kernel panicked")
 
 func (f *follower) line(l serialcap.Line) error {
 	text := serialcap.StripANSI(l.Text())
@@ -193,6 +208,12 @@ func (f *follower) line(l serialcap.Line) error {
 	}
 	if l.Partial {
 		return nil
+	}
+	if !l.Partial && kernelPanic.MatchString(text) {
+		if f.panics++; f.panics >= MaxPanics {
+			f.sum.Stop = "panic"
+			return fmt.Errorf("%w %d times in a row without a result: %s", ErrPanics, f.panics, strings.TrimSpace(trimEOL(text)))
+		}
 	}
 	for _, ev := range f.dec.FeedLine(trimEOL(string(l.Bytes))) {
 		switch {
@@ -251,6 +272,7 @@ func (f *follower) logLine(l serialcap.Line) error {
 }
 
 func (f *follower) result(r resultframe.Result) error {
+	f.panics = 0
 	if r.Recipe == "boot_time" {
 		f.held = append(f.held, r)
 		if f.boot != nil && !f.boot.Prompt.IsZero() {
