@@ -7,7 +7,9 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/fsbench/fsbench/runplan"
 )
@@ -248,9 +250,9 @@ func remake(ctx context.Context, p *runplan.Partition) error {
 	if len(p.Mkfs) == 0 {
 		return fmt.Errorf("%w: the plan has no mkfs command for partition %s", errNoMkfs, p.Name)
 	}
-	argv := make([]string, len(p.Mkfs))
-	for i, a := range p.Mkfs {
-		argv[i] = strings.ReplaceAll(a, "{device}", p.Device)
+	argv, err := targetMkfs(p)
+	if err != nil {
+		return err
 	}
 	if _, err := exec.LookPath(argv[0]); err != nil {
 		return fmt.Errorf("%w: %s is not on this target", errNoMkfs, argv[0])
@@ -266,6 +268,28 @@ func remake(ctx context.Context, p *runplan.Partition) error {
 		return fmt.Errorf("%s: exit %d\n%s", strings.Join(argv, " "), run.code, run.output)
 	}
 	return nil
+}
+
+// targetMkfs is the plan's mkfs command for the target: the device for
+// {device}, the time for {epoch} (the build's reproducible timestamp has
+// no meaning here), and without the options that fill the filesystem
+// from the build host's tree ({root}), which the target does not have.
+func targetMkfs(p *runplan.Partition) ([]string, error) {
+	var argv []string
+	for i := 0; i < len(p.Mkfs); i++ {
+		a := p.Mkfs[i]
+		if i+1 < len(p.Mkfs) && p.Mkfs[i+1] == "{root}" {
+			i++ // "-d {root}", "--rootdir {root}"
+			continue
+		}
+		a = strings.ReplaceAll(a, "{device}", p.Device)
+		a = strings.ReplaceAll(a, "{epoch}", strconv.FormatInt(time.Now().Unix(), 10))
+		if strings.Contains(a, "{") {
+			return nil, fmt.Errorf("%w: the plan's mkfs command needs a file of the build host (%s)", errNoMkfs, a)
+		}
+		argv = append(argv, a)
+	}
+	return argv, nil
 }
 
 // wipeStart zeroes the first MiB of dev, as wipefs would the old

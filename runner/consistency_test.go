@@ -2,9 +2,12 @@ package runner
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/fsbench/fsbench/runplan"
 )
 
 func TestParseKmsgLevelAndSeq(t *testing.T) {
@@ -51,5 +54,21 @@ func TestClassify(t *testing.T) {
 		if in.Class != c.want {
 			t.Errorf("%+v: %s, want %s", c.in, in.Class, c.want)
 		}
+	}
+}
+
+func TestTargetMkfs(t *testing.T) {
+	p := &runplan.Partition{Device: "/dev/vda3", Mkfs: []string{"mkfs.nilfs2", "-q", "-f", "-P", "{epoch}", "-L", "crash", "{device}"}}
+	argv, err := targetMkfs(p)
+	if err != nil || argv[4] == "{epoch}" || argv[7] != "/dev/vda3" || len(argv) != 8 {
+		t.Fatalf("%v %v", argv, err)
+	}
+	p.Mkfs = []string{"mke2fs", "-q", "-F", "-d", "{root}", "{device}"}
+	if argv, err := targetMkfs(p); err != nil || strings.Join(argv, " ") != "mke2fs -q -F /dev/vda3" {
+		t.Fatalf("%v %v", argv, err)
+	}
+	p.Mkfs = []string{"mkfs.xfs", "-p", "{protofile}", "{device}"}
+	if _, err := targetMkfs(p); !errors.Is(err, errNoMkfs) {
+		t.Fatalf("protofile: %v", err)
 	}
 }
