@@ -106,7 +106,7 @@ func checkerKind(argv []string) string {
 // Other checkers run as the plan gives them.
 func checkerArgv(p *runplan.Partition, force, readOnly bool) ([]string, error) {
 	if p.FS == "nilfs2" {
-		return nil, errors.New("nilfs2 has no offline checker (it recovers from its log at mount), so fsck_time does not apply to it")
+		return nil, errors.New("nilfs2 has no offline checker (it recovers from its log at mount)")
 	}
 	base := p.Check
 	if len(base) == 0 {

@@ -153,6 +153,12 @@ func (b *Busybox) WriteTar(w io.Writer, opt Options) error {
 			}
 		}
 	}
+	// /etc/mtab is the kernel's mount table, as on any Linux system:
+	// mkfs.nilfs2 and others refuse to run without it.
+	mtab := &tar.Header{Typeflag: tar.TypeSymlink, Name: "etc/mtab", Linkname: "../proc/self/mounts", Mode: 0o777}
+	if err := tw.WriteHeader(hdr(mtab)); err != nil {
+		return err
+	}
 	files := []struct {
 		name string
 		mode int64

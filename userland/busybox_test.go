@@ -93,6 +93,9 @@ func TestUserlandTarball(t *testing.T) {
 			files[h.Name] = string(body)
 		}
 	}
+	if links["etc/mtab"] != "../proc/self/mounts" {
+		t.Errorf("etc/mtab -> %q", links["etc/mtab"])
+	}
 	if links["sbin/init"] != "../bin/busybox" || links["bin/sh"] != "busybox" {
 		t.Errorf("init -> %q, sh -> %q", links["sbin/init"], links["bin/sh"])
 	}
