@@ -132,6 +132,14 @@ btrfs_size=$("$fsbench" plan -json -root "$inputs" -var "inputs=$inputs" "$spec"
 
 # ---------------------------------------------------------------- machine
 pkgver() { dpkg-query -W -f='${Version}' "$1" 2>/dev/null || echo '?'; }
+# pressure: the share of time some task waited for a CPU and for I/O over
+# the last minute (PSI), when the kernel reports it.
+pressure() {
+	[ -r /proc/pressure/cpu ] || return 0
+	printf '; waiting for CPU %s%%, for I/O %s%% of the last minute' \
+		"$(sed -n 's/^some .*avg60=\([0-9.]*\).*/\1/p' /proc/pressure/cpu)" \
+		"$(sed -n 's/^some .*avg60=\([0-9.]*\).*/\1/p' /proc/pressure/io)"
+}
 src=$(findmnt -n -o SOURCE -T "$work" | head -1)
 echo "== machine"
 echo "cpus:    $(nproc) ($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1))"
@@ -141,6 +149,9 @@ echo "system:  $(. /etc/os-release && echo "$PRETTY_NAME"), Linux $(uname -r)"
 echo "fsbench: $(git -C "$repo" describe --always --dirty 2>/dev/null || echo unknown), $(go version | cut -d' ' -f3)"
 echo "tools:   genimage $(pkgver genimage), e2fsprogs $(pkgver e2fsprogs), btrfs-progs $(pkgver btrfs-progs), f2fs-tools $(pkgver f2fs-tools), dosfstools $(pkgver dosfstools), mtools $(pkgver mtools), fakeroot $(pkgver fakeroot), tar $(pkgver tar), $busybox_deb"
 echo "inputs:  zImage 8MiB; rootfs $tree_bytes bytes, $tree_files files, $tree_links symlinks; SOURCE_DATE_EPOCH=$SOURCE_DATE_EPOCH"
+# fsbench makes the filesystem images in /dev/shm when it is a tmpfs with room.
+echo "scratch: /dev/shm $(stat -f -c %T /dev/shm 2>/dev/null || echo missing), $(df -B1M --output=avail /dev/shm 2>/dev/null | tail -1 | tr -d ' ') MiB free"
+echo "load:    $(cut -d' ' -f1-3 /proc/loadavg) (loadavg before the runs)$(pressure)"
 echo
 
 # ---------------------------------------------------------------- runs
@@ -181,8 +192,16 @@ run_genimage() {
 }
 
 declare -a img_fsbench img_genimage
+# One untimed build of each first: both tools' binaries and inputs are in
+# the page cache, and fsbench has the tool versions it caches (in
+# $FSBENCH_CACHE) from then on, as on any machine after its first build.
+export FSBENCH_CACHE=$work/cache
+log "warming up: one untimed build of each"
+run_fsbench 0
+run_genimage 0
 log "timing $runs runs per tool, alternating; page cache $([ "$drop" -eq 1 ] && echo dropped || echo warm) before each run"
 for i in $(seq 1 "$runs"); do
+	cut -d' ' -f1 /proc/loadavg >"$work/times/load-$i"
 	if [ $((i % 2)) -eq 1 ]; then
 		run_fsbench "$i"; run_genimage "$i"
 	else
@@ -304,24 +323,28 @@ echo "wall-time ratio fsbench/genimage (medians): ${ratio}x   (target: at most 0
 time_ok=$(awk -v r="$ratio" 'BEGIN {print (r <= 0.5) ? "met" : "NOT met"}')
 alloc_ok=$([ "${med[fsbench.alloc]}" -le "${med[genimage.alloc]}" ] && echo met || echo "NOT met")
 echo "target wall time: $time_ok; target allocated bytes (fsbench median ${med[fsbench.alloc]} <= genimage median ${med[genimage.alloc]}): $alloc_ok"
+echo "load: 1-minute loadavg at the start of the runs $(for i in $(seq 1 "$runs"); do cat "$work/times/load-$i"; done | stats |
+	awk '{print "median " $1 " (" $2 "-" $3 ")"}'), $(cut -d' ' -f1-3 /proc/loadavg) after them$(pressure)"
 echo "raw times (wall s, max RSS KiB, user s, sys s):"
 for i in $(seq 1 "$runs"); do
-	printf '  run %d  fsbench %-28s genimage %s\n' "$i" "$(cat "$work/times/fsbench-$i")" "$(cat "$work/times/genimage-$i")"
+	printf '  run %d  fsbench %-28s genimage %-24s load %s\n' "$i" "$(cat "$work/times/fsbench-$i")" "$(cat "$work/times/genimage-$i")" "$(cat "$work/times/load-$i")"
 done
 
 # ---------------------------------------------------------------- profile
 # One more fsbench build under strace: when each tool it runs starts and
 # how long it takes, and the phases of fsbench itself between them (the
-# image's .partial file is created when assembly starts, fsynced when the
-# copy is done, renamed when its sha256 is done; then the block map and
-# the tool versions). Then one under perf: CPU by command and by symbol.
+# image's .partial file is created before the filesystems are built; each
+# is copied in as soon as it is checked, and its writeback started with
+# sync_file_range; the fsync before the rename waits for the rest; then
+# the block map, bootargs, fstab and manifest). Then one under perf: CPU
+# by command and by symbol.
 if [ "$profile" -eq 1 ]; then
 	pdir=$work/profile
 	mkdir -p "$pdir"
 	echo
 	echo "== profile: timeline of one fsbench build (strace -f; times in s from the start, durations in s)"
 	settle
-	strace --seccomp-bpf -f -ttt -T -o "$pdir/strace" -e trace=execve,fsync,renameat,renameat2,rename,openat,unlinkat -e signal=none \
+	strace --seccomp-bpf -f -ttt -T -o "$pdir/strace" -e trace=execve,fsync,sync_file_range,renameat,renameat2,rename,openat,unlinkat -e signal=none \
 		"$fsbench" build -o "$pdir/out" -root "$inputs" -var "inputs=$inputs" "$spec" >/dev/null 2>&1 ||
 		die "the traced build failed"
 	awk '
@@ -335,7 +358,9 @@ if [ "$profile" -eq 1 ]; then
 		}
 		$3 ~ /^openat\(/ && /partial/ && /O_CREAT/ {f = $0; sub(/.*\//, "", f); sub(/".*/, "", f); printf "%7.3f          [fsbench] create %s\n", $2 - t0, f}
 		$3 ~ /^renameat2?\(/ {f = $0; sub(/.*AT_FDCWD, "/, "", f); sub(/".*/, "", f); n = split(f, b, "/"); printf "%7.3f          [fsbench] rename -> %s\n", $2 - t0, b[n]}
-		$3 ~ /^fsync\(/ && $0 ~ /<[0-9.]+>$/ {d = $NF; gsub(/[<>]/, "", d); if (d > 0.02) printf "%7.3f %7.3f  [pid %s] fsync\n", $2 - t0, d, $1}
+		$3 ~ /^fsync\(/ && $0 ~ /<[0-9.]+>$/ {d = $NF; gsub(/[<>]/, "", d); if (d > 0.005) printf "%7.3f %7.3f  [pid %s] fsync\n", $2 - t0, d, $1}
+		$3 == "<..." && $4 == "fsync" && $0 ~ /<[0-9.]+>$/ {d = $NF; gsub(/[<>]/, "", d); if (d > 0.005) printf "%7.3f %7.3f  [pid %s] fsync\n", $2 - d - t0, d, $1}
+		$3 ~ /^sync_file_range\(/ {o = $4; sub(/,$/, "", o); printf "%7.3f          [fsbench] writeback from byte %s\n", $2 - t0, o}
 		{last = $2}
 		END {printf "%7.3f          end\n", last - t0}
 	' "$pdir/strace" | sort -n -k1,1 -s

@@ -123,6 +123,15 @@ type Type struct {
 	// Loses lists what the populate step cannot store, so that a build
 	// refuses such contents instead of changing them silently.
 	Loses Losses
+	// SetsInodes reports that a populate step ({debugfs_script}) sets the
+	// owner and every timestamp of each entry after mkfs has copied the
+	// tree, so that mkfs may read a plain contents directory where it is
+	// instead of a staged copy: the copy would only have fixed those.
+	SetsInodes bool
+	// NoOwners reports that the image keeps no owners, permission bits or
+	// device numbers (FAT: names, file data and mtimes only), so that its
+	// contents need no fakeroot session to be staged.
+	NoOwners bool
 
 	resolve func(*build)
 }

@@ -20,17 +20,21 @@
 //
 //	{image}           the output file: a sparse file of Spec.Size that already
 //	                  exists, or, for squashfs and erofs, the file the tool creates
-//	{root}            the staged content directory (may be empty)
+//	{root}            the staged content directory (may be empty); for a type
+//	                  with SetsInodes, possibly the spec's contents directory
+//	                  itself, read in place
 //	{root_entries}    the top-level entries of {root}, sorted, one argument
 //	                  each; a step using it is skipped when {root} is empty
 //	{protofile}       an xfs protofile describing {root} (mkfs.xfs -p)
 //	{debugfs_script}  a debugfs script setting atime, ctime, mtime and crtime of
-//	                  every path in {root} to {epoch} (see ext.go for why)
+//	                  every path in {root} to {epoch} (see ext.go for why), and
+//	                  the owner where {root} on disk has another one
 //	{xfs_mode_fixups} xfs_db arguments ("-c" "path /p" "-c" "write core.mode M"
 //	                  per staged entry with the sticky bit, which protofiles
 //	                  cannot express); a step using it is skipped when none has it
 //	{epoch}           SOURCE_DATE_EPOCH, seconds since 1970
 //
 // Owners, modes and timestamps inside the image come from {root}: the stager
-// must clamp mtimes to {epoch} and set owners before a populate step runs.
+// must clamp mtimes to {epoch} and set owners before a populate step runs,
+// unless a later step sets them (SetsInodes).
 package filesystems

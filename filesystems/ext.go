@@ -53,6 +53,7 @@ func extType(name string, journal JournalSupport) *Type {
 		Tuning:           extTuning(name),
 		MountOptions:     append(extMountOptions(name), vfsOptions()...),
 		Deterministic:    true,
+		SetsInodes:       true,
 		Note: "Deterministic with -U, -E hash_seed= and E2FSPROGS_FAKE_TIME (mke2fs 1.47.0 ignores SOURCE_DATE_EPOCH); " +
 			"with contents, the debugfs step resets every timestamp because mke2fs -d copies ctime from the staged tree. " +
 			"Defaults not set by the spec come from the build host's /etc/mke2fs.conf.",

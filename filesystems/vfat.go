@@ -36,6 +36,9 @@ func vfatType() *Type {
 		// leaks the host's file into the image) and block on a FIFO.
 		Loses: Losses{Symlinks: true, Devices: true, FIFOs: true, Sockets: true, NonBMPNames: true,
 			Why: "FAT holds only files and directories, with UCS-2 long names"},
+		// mcopy stores no owner and no mode: it sets no attribute from
+		// the permission bits either.
+		NoOwners:         true,
 		Checker:          []string{"fsck.vfat", "-n"},
 		Journal:          JournalNone,
 		Populate:         PopulateMtools,

@@ -15,66 +15,102 @@ import (
 	"github.com/fsbench/fsbench/plan"
 )
 
-// assemble writes the image: a sparse file of the exact size, the
-// partition table, each partition's content at its offset, and the raw
-// regions. It is written under a temporary name and renamed into place
-// only once complete and synced (atomicfile).
-func (b *builder) assemble(ctx context.Context, img plan.Image, built []*builtFS, dir string) (*ImageManifest, error) {
-	final := filepath.Join(dir, img.File)
+// imageFile is an image being written: a sparse file of the exact size
+// under a temporary name (atomicfile), renamed into place only once
+// complete and synced, so that no truncated image is ever at the final
+// path. Partitions are placed from several goroutines at once, at
+// offsets that do not overlap.
+type imageFile struct {
+	*atomicfile.File
+	final string
+}
+
+func newImageFile(final string, size int64) (*imageFile, error) {
 	tmp, err := atomicfile.Create(final, 0o644)
 	if err != nil {
 		return nil, err
 	}
-	defer tmp.Abort()
-	if err := tmp.Truncate(img.Size); err != nil {
+	if err := tmp.Truncate(size); err != nil {
+		tmp.Abort()
 		return nil, err
 	}
-	for i, p := range img.Partitions {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		src := p.Image
-		if built[i] != nil {
-			src = built[i].path
-		} else if src != "" {
-			src = b.input(src)
-		}
-		if src == "" {
-			continue // a partition left empty on purpose
-		}
-		if err := copyFileAt(tmp.File, p.Offset, src, p.Size); err != nil {
-			return nil, fmt.Errorf("partition %s: %w", p.Name, err)
-		}
+	return &imageFile{File: tmp, final: final}, nil
+}
+
+// place copies the data of the file at path to off, refusing a file
+// larger than limit, and starts writing it back to disk: the final sync
+// then finds most of the image already written.
+func (f *imageFile) place(off int64, path string, limit int64) error {
+	if err := copyFileAt(f.File.File, off, path, limit); err != nil {
+		return err
 	}
+	startWriteback(f.File.File, off, limit)
+	return nil
+}
+
+// assemble completes an image whose partitions are placed: the raw
+// regions, the partition table, then the image's sync, and meanwhile the
+// block map and the compressed copies, which read the image from the page
+// cache. It returns them all under temporary names, the image first, for
+// the build to rename together with the boot files and the manifest,
+// with one directory sync for all.
+func (b *builder) assemble(ctx context.Context, img plan.Image, out *imageFile) (*ImageManifest, []*atomicfile.File, error) {
 	for _, r := range img.Raw {
-		if err := copyFileAt(tmp.File, r.Offset, b.input(r.File), r.Size); err != nil {
-			return nil, fmt.Errorf("raw region %s: %w", r.Name, err)
+		if err := copyFileAt(out.File.File, r.Offset, b.input(r.File), r.Size); err != nil {
+			return nil, nil, fmt.Errorf("raw region %s: %w", r.Name, err)
 		}
 	}
 	// The table goes last: a raw region may carry boot code in the first
 	// sector, which the table must not lose, and must not overwrite.
-	if err := writeTable(tmp.File, img); err != nil {
-		return nil, fmt.Errorf("partition table: %w", err)
+	if err := writeTable(out.File.File, img); err != nil {
+		return nil, nil, fmt.Errorf("partition table: %w", err)
 	}
-	im := imageManifest(img, built)
+	im := imageManifest(img)
+	var err error
 	if b.opts.FullSHA256 {
-		if im.SHA256, err = fileSHA256(tmp.File); err != nil {
-			return nil, err
+		if im.SHA256, err = fileSHA256(out.File.File); err != nil {
+			return nil, nil, err
 		}
 	}
-	if err := tmp.Commit(); err != nil {
-		return nil, err
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
 	}
-	if im.BmapSHA256, err = writeBmap(final); err != nil {
-		return nil, fmt.Errorf("block map: %w", err)
+	synced := make(chan error, 1)
+	go func() { synced <- out.Sync() }()
+	sum, files, err := b.derived(img, out)
+	if serr := <-synced; err == nil {
+		err = serr
 	}
+	if err != nil {
+		abortAll(files)
+		return nil, nil, err
+	}
+	im.BmapSHA256 = sum
+	return im, append([]*atomicfile.File{out.File}, files...), nil
+}
+
+// derived writes the block map, then the compressed copies, of the image
+// out, under temporary names, and returns the block map's SHA-256. On
+// error it returns what it wrote, for the caller to abort.
+func (b *builder) derived(img plan.Image, out *imageFile) (string, []*atomicfile.File, error) {
+	var xml bytes.Buffer
+	if _, err := bmap.WriteFile(&xml, out.File.File); err != nil {
+		return "", nil, fmt.Errorf("block map: %w", err)
+	}
+	sum, bm, err := bmapFile(out.final, xml.Bytes())
+	if err != nil {
+		return "", nil, fmt.Errorf("block map: %w", err)
+	}
+	files := []*atomicfile.File{bm}
 	for _, format := range b.opts.Compress {
 		b.log.Infof("compressing %s to .%s", img.File, format)
-		if err := compressImage(final, format); err != nil {
-			return nil, err
+		z, err := compressImage(out.Name(), out.final, format)
+		if err != nil {
+			return "", files, err
 		}
+		files = append(files, z)
 	}
-	return im, nil
+	return sum, files, nil
 }
 
 // input resolves a path the spec named, relative to the spec.
@@ -111,16 +147,14 @@ func fileSHA256(f *os.File) (string, error) {
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// writeBmap writes IMAGE.bmap beside the image, for `bmaptool copy`,
-// which then writes only the image's data to the card, and returns the
-// map's SHA-256. The map holds the image's size and a checksum of every
-// data range, so its digest identifies the image at the cost of reading
-// only its data, where a plain SHA-256 would also read every hole.
-func writeBmap(image string) (string, error) {
-	var b bytes.Buffer
-	if _, err := bmap.Write(&b, image); err != nil {
-		return "", err
-	}
-	sum := sha256.Sum256(b.Bytes())
-	return hex.EncodeToString(sum[:]), atomicfile.WriteFile(image+".bmap", b.Bytes(), 0o644)
+// bmapFile writes IMAGE.bmap beside the image, for `bmaptool copy`,
+// which then writes only the image's data to the card, under a temporary
+// name, and returns the map's SHA-256. The map holds the image's size and
+// a checksum of every data range, so its digest identifies the image at
+// the cost of reading only its data, where a plain SHA-256 would also
+// read every hole.
+func bmapFile(image string, xml []byte) (string, *atomicfile.File, error) {
+	sum := sha256.Sum256(xml)
+	f, err := prepared(image+".bmap", xml)
+	return hex.EncodeToString(sum[:]), f, err
 }

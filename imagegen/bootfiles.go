@@ -3,15 +3,19 @@ package imagegen
 import (
 	"fmt"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/fsbench/fsbench/internal/atomicfile"
 	"github.com/fsbench/fsbench/plan"
 )
 
-// writeBootFiles writes the kernel command line and the file the board's
-// bootloader reads it from, and an fstab for every mounted partition.
-func writeBootFiles(dir string, v plan.Variant) error {
+// bootFiles writes, under temporary names and synced, the kernel command
+// line and the file the board's bootloader reads it from, and an fstab
+// for every mounted partition; the build commits them with the manifest.
+// They depend on the plan alone, so they are written while the
+// filesystems are built.
+func bootFiles(dir string, v plan.Variant) ([]*atomicfile.File, error) {
 	files := map[string]string{
 		"bootargs.txt": strings.Join(v.Bootargs, " ") + "\n",
 		"fstab":        fstab(v),
@@ -25,12 +29,44 @@ func writeBootFiles(dir string, v plan.Variant) error {
 		// The Raspberry Pi firmware reads one line.
 		files["cmdline.txt"] = strings.Join(v.Bootargs, " ") + "\n"
 	}
-	for name, content := range files {
-		if err := atomicfile.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
-			return err
+	names := make([]string, 0, len(files))
+	for name := range files {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	var out []*atomicfile.File
+	for _, name := range names {
+		f, err := prepared(filepath.Join(dir, name), []byte(files[name]))
+		if err == nil {
+			out = append(out, f)
+			err = f.Sync()
+		}
+		if err != nil {
+			abortAll(out)
+			return nil, err
 		}
 	}
-	return nil
+	return out, nil
+}
+
+// prepared writes data under a temporary name for path, for
+// atomicfile.CommitAll to sync and rename later.
+func prepared(path string, data []byte) (*atomicfile.File, error) {
+	f, err := atomicfile.Create(path, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Abort()
+		return nil, err
+	}
+	return f, nil
+}
+
+func abortAll(files []*atomicfile.File) {
+	for _, f := range files {
+		f.Abort()
+	}
 }
 
 func kernelImage(arch string) string {

@@ -8,10 +8,13 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"sync"
 
 	"github.com/sirupsen/logrus"
 
+	"github.com/fsbench/fsbench/filesystems"
+	"github.com/fsbench/fsbench/internal/atomicfile"
 	"github.com/fsbench/fsbench/plan"
 )
 
@@ -44,6 +47,21 @@ type Options struct {
 	// CacheDir keeps downloaded Debian packages (the busybox userland);
 	// "" is DefaultCacheDir().
 	CacheDir string
+
+	// alwaysStage stages every contents directory, even one a type could
+	// read in place: tests compare the two.
+	alwaysStage bool
+	// scratchParent is the tmpfs for the images being built (see
+	// scratch); "" is defaultScratch. Tests give a directory on disk to
+	// build without one.
+	scratchParent string
+}
+
+func (o Options) scratch() string {
+	if o.scratchParent != "" {
+		return o.scratchParent
+	}
+	return defaultScratch
 }
 
 func (o Options) cacheDir() string {
@@ -67,10 +85,11 @@ func DefaultCacheDir() string {
 
 // builder holds one variant's build.
 type builder struct {
-	opts   Options
-	log    logrus.FieldLogger
-	layers map[string][]string // partition name -> tarballs staged over its contents
-	arch   string              // the board's
+	opts    Options
+	log     logrus.FieldLogger
+	layers  map[string][]string // partition name -> tarballs staged over its contents
+	arch    string              // the board's
+	scratch *scratch
 }
 
 // Build makes every image of variant v in OutDir/<variant>/ and returns
@@ -88,68 +107,168 @@ func Build(ctx context.Context, p *plan.Plan, v plan.Variant, opts Options) (*Ma
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	// Work files live beside the outputs so that the final renames stay
-	// on one filesystem.
+	// Work files (staged trees, the payload) live beside the outputs, on
+	// a disk that has room for them; filesystem images go to the scratch
+	// in memory when it has room for them.
 	work, err := os.MkdirTemp(dir, ".work-")
 	if err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(work)
+	b.scratch = newScratch(opts.scratch())
+	defer b.scratch.remove()
 
 	m := newManifest(p, v, opts.Epoch)
+	// While the filesystems are built: the tool versions, and the boot
+	// files, which depend on the plan alone. The images, their block maps
+	// and compressed copies, the boot files and the manifest are
+	// committed together at the end, so that a failed build leaves none
+	// of them and a good one waits for the disk once for all of them.
 	versions := make(chan map[string]string, 1)
-	go func() { versions <- toolVersions(ctx, v) }() // while the builds run
+	go func() { versions <- toolVersions(ctx, v, opts.cacheDir()) }()
+	type bootResult struct {
+		files []*atomicfile.File
+		err   error
+	}
+	boot := make(chan bootResult, 1)
+	go func() {
+		files, err := bootFiles(dir, v)
+		boot <- bootResult{files, err}
+	}()
+	var pending []*atomicfile.File
+	defer func() {
+		bf := <-boot
+		abortAll(bf.files) // after CommitAll, Abort does nothing
+		abortAll(pending)
+	}()
 	if b.layers, err = b.rootLayers(ctx, p, v, dir, work, m); err != nil {
 		return nil, err
 	}
 	for _, img := range v.Images {
-		im, err := b.image(ctx, img, dir, work)
+		im, files, err := b.image(ctx, img, dir, work)
 		if err != nil {
 			return nil, fmt.Errorf("image %s: %w", img.Name, err)
 		}
 		m.Images = append(m.Images, *im)
+		pending = append(pending, files...)
 	}
 	m.Tools = <-versions
-	if err := writeBootFiles(dir, v); err != nil {
+	bf := <-boot
+	boot <- bf // for the deferred cleanup
+	if bf.err != nil {
+		return nil, bf.err
+	}
+	mf, err := manifestFile(filepath.Join(dir, "manifest.json"), m)
+	if err != nil {
 		return nil, err
 	}
-	if err := writeJSONAtomic(filepath.Join(dir, "manifest.json"), m); err != nil {
+	pending = append(append(pending, bf.files...), mf)
+	if err := atomicfile.CommitAll(pending...); err != nil {
 		return nil, err
 	}
 	return m, nil
 }
 
-// image builds the filesystems of img in parallel, then assembles them.
-func (b *builder) image(ctx context.Context, img plan.Image, dir, work string) (*ImageManifest, error) {
-	built := make([]*builtFS, len(img.Partitions))
+// image builds the filesystems of img in parallel, placing each in the
+// image file as soon as it is done, so that copying one and writing it
+// back to disk overlap with building the others; then it completes the
+// image (assemble) and returns the files to commit, or none.
+func (b *builder) image(ctx context.Context, img plan.Image, dir, work string) (_ *ImageManifest, _ []*atomicfile.File, err error) {
+	out, err := newImageFile(filepath.Join(dir, img.File), img.Size)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer func() {
+		if err != nil {
+			out.Abort()
+		}
+	}()
 	errs := make([]error, len(img.Partitions))
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	sem := make(chan struct{}, b.opts.Jobs)
+	queue := make(chan int, len(img.Partitions))
+	for _, i := range b.buildOrder(img.Partitions) {
+		queue <- i
+	}
+	close(queue)
 	var wg sync.WaitGroup
-	for i, p := range img.Partitions {
-		if p.Filesystem == nil {
-			continue
-		}
+	for range min(b.opts.Jobs, len(img.Partitions)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			b.log.Infof("building %s filesystem of %s (%s)", p.Filesystem.Type, p.Name, img.Name)
-			built[i], errs[i] = b.buildFilesystem(ctx, p, filepath.Join(work, img.Name, p.Name))
-			if errs[i] != nil {
-				errs[i] = fmt.Errorf("partition %s: %w", p.Name, errs[i])
-				cancel() // one failure stops the others
+			for i := range queue {
+				p := img.Partitions[i]
+				if errs[i] = b.partition(ctx, img, p, out, work); errs[i] != nil {
+					errs[i] = fmt.Errorf("partition %s: %w", p.Name, errs[i])
+					cancel() // one failure stops the others
+				}
 			}
 		}()
 	}
 	wg.Wait()
 	if err := firstError(errs); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	b.log.Infof("assembling %s", img.File)
-	return b.assemble(ctx, img, built, dir)
+	return b.assemble(ctx, img, out)
+}
+
+// partition builds p's filesystem, if it has one, and places it, or the
+// image the spec gives, in out.
+func (b *builder) partition(ctx context.Context, img plan.Image, p plan.Partition, out *imageFile, work string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if p.Filesystem == nil {
+		if p.Image == "" {
+			return nil // a partition left empty on purpose
+		}
+		return out.place(p.Offset, b.input(p.Image), p.Size)
+	}
+	b.log.Infof("building %s filesystem of %s (%s)", p.Filesystem.Type, p.Name, img.Name)
+	dir := filepath.Join(work, img.Name, p.Name)
+	defer os.RemoveAll(dir)
+	place := func(path string) error { return out.place(p.Offset, path, p.Size) }
+	mem, release := b.scratchFor(p)
+	defer release()
+	if mem == "" {
+		return b.buildFilesystem(ctx, p, dir, dir, place)
+	}
+	mem = filepath.Join(mem, img.Name, p.Name)
+	defer os.RemoveAll(mem)
+	b.log.Debugf("%s: building the filesystem in %s", p.Name, mem)
+	err := b.buildFilesystem(ctx, p, dir, mem, place)
+	if err != nil && ctx.Err() == nil && b.scratch.short(p.Size) {
+		b.log.Warnf("%s: %s filled up meanwhile; building the filesystem again on disk", p.Name, filepath.Dir(b.scratch.dir))
+		os.RemoveAll(mem)
+		os.RemoveAll(dir)
+		err = b.buildFilesystem(ctx, p, dir, dir, place)
+	}
+	return err
+}
+
+// scratchFor returns the directory in memory for p's image, or "" when
+// the image is made on disk: the scratch has no room, or the tool sizes
+// the image itself (squashfs, erofs), which p.Size then does not bound.
+func (b *builder) scratchFor(p plan.Partition) (string, func()) {
+	if typ, ok := filesystems.Lookup(p.Filesystem.Type); !ok || typ.ReadOnly {
+		return "", func() {}
+	}
+	return b.scratch.reserve(p.Size)
+}
+
+// buildOrder starts the partitions with contents first: they take
+// longest, and the empty ones fill the other jobs meanwhile.
+func (b *builder) buildOrder(parts []plan.Partition) []int {
+	order := make([]int, len(parts))
+	for i := range order {
+		order[i] = i
+	}
+	filled := func(p plan.Partition) bool {
+		return p.Filesystem != nil && (p.Filesystem.Contents != nil || len(b.layers[p.Name]) > 0)
+	}
+	sort.SliceStable(order, func(a, b int) bool { return filled(parts[order[a]]) && !filled(parts[order[b]]) })
+	return order
 }
 
 // firstError prefers a real failure over the cancellations it caused.

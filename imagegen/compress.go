@@ -15,29 +15,33 @@ import (
 // Compressions are the formats -compress accepts.
 var Compressions = []string{"zst", "xz"}
 
-// compressImage writes IMAGE.zst or IMAGE.xz beside the image, atomically.
-// The encoders run single-threaded: a multi-threaded encoder may split
-// its input differently from run to run, and the compressed file must be
-// as reproducible as the image.
-func compressImage(image, format string) error {
-	src, err := os.Open(image)
+// compressImage compresses the image at src into final.zst or final.xz,
+// returned under a temporary name for atomicfile.CommitAll. The encoders
+// run single-threaded: a multi-threaded encoder may split its input
+// differently from run to run, and the compressed file must be as
+// reproducible as the image.
+func compressImage(src, final, format string) (*atomicfile.File, error) {
+	in, err := os.Open(src)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer src.Close()
-	out, err := atomicfile.Create(image+"."+format, 0o644)
+	defer in.Close()
+	out, err := atomicfile.Create(final+"."+format, 0o644)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer out.Abort()
 	buf := bufio.NewWriterSize(out, 1<<20)
-	if err := encode(buf, src, format); err != nil {
-		return fmt.Errorf("%s: %w", out.Name(), err)
+	err = encode(buf, in, format)
+	if err != nil {
+		err = fmt.Errorf("%s: %w", out.Name(), err)
+	} else {
+		err = buf.Flush()
 	}
-	if err := buf.Flush(); err != nil {
-		return err
+	if err != nil {
+		out.Abort()
+		return nil, err
 	}
-	return out.Commit()
+	return out, nil
 }
 
 func encode(w io.Writer, r io.Reader, format string) error {

@@ -2,10 +2,13 @@ package imagegen
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"time"
 
+	"github.com/fsbench/fsbench/filesystems"
 	"github.com/fsbench/fsbench/imagegen/stage"
 	"github.com/fsbench/fsbench/plan"
 )
@@ -17,13 +20,18 @@ type tree struct {
 	run     runner
 	entries func(context.Context) ([]stage.Entry, error)
 	remove  func() error
+	// reowned are the paths whose owner on disk is not their owner in
+	// the image: a contents directory read in place.
+	reowned map[string]bool
 }
 
 // stage prepares the content directory of one filesystem. Without
-// contents or layers it is an empty directory; otherwise the stage package
-// fills it keeping owners, modes and device nodes, and supplies the runner
-// under which tools see them.
-func (b *builder) stage(ctx context.Context, dir string, c *plan.Contents, layers []string) (*tree, error) {
+// contents or layers it is an empty directory; a plain contents directory
+// that typ's steps can read in place is used as it is (see inPlace);
+// otherwise the stage package fills it keeping owners, modes and device
+// nodes, and supplies the runner under which tools see them (for a type
+// that keeps none of them, without a fakeroot session).
+func (b *builder) stage(ctx context.Context, dir string, typ *filesystems.Type, c *plan.Contents, layers []string) (*tree, error) {
 	if c == nil && len(layers) == 0 {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, err
@@ -36,7 +44,10 @@ func (b *builder) stage(ctx context.Context, dir string, c *plan.Contents, layer
 		}
 		return &tree{root: dir, run: plainRunner, entries: empty, remove: func() error { return os.RemoveAll(dir) }}, nil
 	}
-	in := stage.Input{Epoch: b.opts.Epoch, Layers: layers}
+	if t, err := b.inPlace(ctx, typ, c, layers); t != nil || err != nil {
+		return t, err
+	}
+	in := stage.Input{Epoch: b.opts.Epoch, Layers: layers, NoSession: typ.NoOwners}
 	if c == nil {
 		c = &plan.Contents{}
 	}
@@ -58,6 +69,29 @@ func (b *builder) stage(ctx context.Context, dir string, c *plan.Contents, layer
 		return nil, err
 	}
 	return &tree{root: st.Root, run: st.Command, entries: st.Entries, remove: st.Remove}, nil
+}
+
+// inPlace returns the contents directory as the tree when typ's steps
+// can read it where it is, or nil.
+func (b *builder) inPlace(ctx context.Context, typ *filesystems.Type, c *plan.Contents, layers []string) (*tree, error) {
+	if !typ.SetsInodes || b.opts.alwaysStage || c == nil || c.Dir == "" || c.Tar != "" || len(c.Files) > 0 || len(layers) > 0 {
+		return nil, nil
+	}
+	dir, err := filepath.Abs(b.input(c.Dir))
+	if err != nil {
+		return nil, err
+	}
+	ip, why, err := readInPlace(ctx, dir)
+	if err != nil {
+		return nil, fmt.Errorf("contents dir: %w", err)
+	}
+	if ip == nil {
+		b.log.Debugf("staging %s: %s", dir, why)
+		return nil, nil
+	}
+	entries := func(context.Context) ([]stage.Entry, error) { return ip.entries, nil }
+	// remove must never touch the directory: it is the user's.
+	return &tree{root: dir, run: plainRunner, entries: entries, remove: func() error { return nil }, reowned: ip.reowned}, nil
 }
 
 func epochTime(epoch int64) time.Time { return time.Unix(epoch, 0) }

@@ -12,76 +12,84 @@ import (
 	"github.com/fsbench/fsbench/units"
 )
 
-// builtFS is one partition's filesystem, built into a file of its own.
-type builtFS struct {
-	path  string
-	check string // what the checker printed
-}
-
-// buildFilesystem makes the filesystem of p in dir: it stages the
-// contents, runs the plan's mkfs and populate command lines, then the
-// type's read-only checker, and refuses a result larger than the
-// partition.
-func (b *builder) buildFilesystem(ctx context.Context, p plan.Partition, dir string) (*builtFS, error) {
+// buildFilesystem makes the filesystem of p in imgDir, its work files in
+// dir: it stages the contents, runs the plan's mkfs and populate command
+// lines, then hands the result to place while the type's read-only
+// checker reads it, and refuses a result larger than the partition.
+// place copies: it only reads the file.
+func (b *builder) buildFilesystem(ctx context.Context, p plan.Partition, dir, imgDir string, place func(path string) error) error {
 	f := p.Filesystem
 	typ, ok := filesystems.Lookup(f.Type)
 	if !ok {
-		return nil, fmt.Errorf("unknown filesystem type %q", f.Type)
+		return fmt.Errorf("unknown filesystem type %q", f.Type)
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	out := filepath.Join(dir, f.Type+".img")
-	if !typ.ReadOnly {
-		if err := sparseFile(out, p.Size); err != nil {
-			return nil, err
+	for _, d := range []string{dir, imgDir} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return err
 		}
 	}
-	tree, err := b.stage(ctx, filepath.Join(dir, "root"), f.Contents, b.layers[p.Name])
+	out := filepath.Join(imgDir, f.Type+".img")
+	if !typ.ReadOnly {
+		if err := sparseFile(out, p.Size); err != nil {
+			return err
+		}
+	}
+	tree, err := b.stage(ctx, filepath.Join(dir, "root"), typ, f.Contents, b.layers[p.Name])
 	if err != nil {
-		return nil, fmt.Errorf("staging the contents of %s: %w", p.Name, err)
+		return fmt.Errorf("staging the contents of %s: %w", p.Name, err)
 	}
 	defer tree.remove()
 
 	ph := placeholders{image: out, root: tree.root, epoch: strconv.FormatInt(b.opts.Epoch, 10)}
 	steps := append([]filesystems.Command{f.Mkfs}, f.Populate...)
 	if err := b.treeFiles(ctx, &ph, typ, steps, tree, dir); err != nil {
-		return nil, err
+		return err
 	}
 	for _, step := range steps {
 		argv, env, skip, err := ph.expand(step)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if skip {
 			continue
 		}
 		b.log.Debugf("%s: %v", p.Name, argv)
 		if _, err := runTool(ctx, tree.run, argv, env); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if typ.Populate == filesystems.PopulateVM && (f.Contents != nil || len(b.layers[p.Name]) > 0) {
 		if err := b.vmPopulate(ctx, f.Type, out, tree, dir); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if typ.ReadOnly {
 		if err := fits(out, p); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	built := &builtFS{path: out}
-	if f.Check != nil {
-		argv, env, _, err := ph.expand(*f.Check)
-		if err != nil {
-			return nil, err
-		}
-		if built.check, err = runTool(ctx, plainRunner, argv, env); err != nil {
-			return nil, fmt.Errorf("the %s checker rejects the new filesystem of %s: %w", f.Type, p.Name, err)
-		}
+	checked := make(chan error, 1)
+	go func() { checked <- b.check(ctx, p, ph) }()
+	err = place(out)
+	if cerr := <-checked; cerr != nil {
+		return cerr // the checker's verdict explains more than a failed copy
 	}
-	return built, nil
+	return err
+}
+
+// check runs the type's read-only checker on the new filesystem.
+func (b *builder) check(ctx context.Context, p plan.Partition, ph placeholders) error {
+	if p.Filesystem.Check == nil {
+		return nil
+	}
+	argv, env, _, err := ph.expand(*p.Filesystem.Check)
+	if err != nil {
+		return err
+	}
+	if _, err := runTool(ctx, plainRunner, argv, env); err != nil {
+		return fmt.Errorf("the %s checker rejects the new filesystem of %s: %w", p.Filesystem.Type, p.Name, err)
+	}
+	return nil
 }
 
 // treeFiles checks the staged tree against what the type keeps, and
@@ -105,7 +113,7 @@ func (b *builder) treeFiles(ctx context.Context, ph *placeholders, typ *filesyst
 	}
 	if needScript {
 		ph.debugfsScript = filepath.Join(dir, "debugfs.script")
-		if err := writeDebugfsScript(ph.debugfsScript, entries, b.opts.Epoch); err != nil {
+		if err := writeDebugfsScript(ph.debugfsScript, entries, t.reowned, b.opts.Epoch); err != nil {
 			return err
 		}
 	}

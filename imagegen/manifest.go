@@ -2,16 +2,11 @@ package imagegen
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
-	"sort"
 	"strings"
-	"time"
 
-	"github.com/fsbench/fsbench/filesystems"
 	"github.com/fsbench/fsbench/internal/atomicfile"
 	"github.com/fsbench/fsbench/plan"
 )
@@ -64,7 +59,7 @@ func newManifest(p *plan.Plan, v plan.Variant, epoch int64) *Manifest {
 		Epoch: epoch, Bootargs: strings.Join(v.Bootargs, " ")}
 }
 
-func imageManifest(img plan.Image, built []*builtFS) *ImageManifest {
+func imageManifest(img plan.Image) *ImageManifest {
 	im := &ImageManifest{File: img.File, Size: img.Size, Table: img.Table, DiskID: img.DiskID}
 	for _, p := range img.Partitions {
 		pm := PartitionManifest{Name: p.Name, Number: p.Number, Offset: p.Offset, Size: p.Size, UUID: p.UUID, Type: p.Type, Deterministic: true}
@@ -76,66 +71,16 @@ func imageManifest(img plan.Image, built []*builtFS) *ImageManifest {
 	return im
 }
 
-// toolVersions asks every host tool the variant's filesystems use for its
-// version, so that a result can be traced to the exact mkfs that made it.
-func toolVersions(ctx context.Context, v plan.Variant) map[string]string {
-	tools := map[string]bool{}
-	for _, img := range v.Images {
-		for _, p := range img.Partitions {
-			if p.Filesystem == nil {
-				continue
-			}
-			if t, ok := filesystems.Lookup(p.Filesystem.Type); ok {
-				for _, tool := range t.Tools {
-					tools[tool] = true
-				}
-			}
-		}
-	}
-	names := make([]string, 0, len(tools))
-	for t := range tools {
-		names = append(names, t)
-	}
-	sort.Strings(names)
-	out := map[string]string{}
-	for _, t := range names {
-		out[t] = toolVersion(ctx, t)
-	}
-	return out
-}
-
-// toolVersion tries the usual version flags and keeps the first line that
-// names a version; tools disagree on the flag and on stdout vs stderr.
-func toolVersion(ctx context.Context, tool string) string {
-	path, err := exec.LookPath(tool)
-	if err != nil {
-		return "not installed"
-	}
-	for _, flag := range []string{"--version", "-V", "-version"} {
-		ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-		out, _ := exec.CommandContext(ctx, path, flag).CombinedOutput()
-		cancel()
-		for _, line := range strings.Split(string(out), "\n") {
-			line = strings.TrimSpace(line)
-			if line != "" && strings.ContainsAny(line, "0123456789") && !strings.Contains(strings.ToLower(line), "usage") &&
-				!strings.Contains(line, "invalid") && !strings.Contains(line, "unrecognized") {
-				return line
-			}
-		}
-	}
-	return "unknown"
-}
-
-// writeJSONAtomic writes v as indented JSON under a temporary name and
-// renames it into place.
-func writeJSONAtomic(path string, v any) error {
+// manifestFile writes m as indented JSON under a temporary name for
+// path, for atomicfile.CommitAll to sync and rename.
+func manifestFile(path string, m *Manifest) (*atomicfile.File, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		return err
+	if err := enc.Encode(m); err != nil {
+		return nil, err
 	}
-	return atomicfile.WriteFile(path, b.Bytes(), 0o644)
+	return prepared(path, b.Bytes())
 }
 
 // ReadManifest reads a manifest.json that Build wrote.

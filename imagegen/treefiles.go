@@ -25,17 +25,26 @@ const (
 )
 
 // writeDebugfsScript writes the script the ext populate step runs: it
-// sets all four timestamps of every path of the staged tree to epoch,
-// because mke2fs -d copies each file's ctime, which no stager can set.
-func writeDebugfsScript(file string, entries []stage.Entry, epoch int64) error {
+// gives every path of the tree all four timestamps at epoch, because mke2fs
+// -d copies each file's ctime, which no stager can set, and its atime,
+// which every reader of the tree moves; and the owner of the reowned
+// paths (a directory read in place) becomes the entry's. crtime needs no
+// command: mke2fs sets it to its clock, E2FSPROGS_FAKE_TIME, which is
+// epoch; nor does an mtime the tree already has at epoch. debugfs spends
+// its time on the commands, one path lookup each.
+func writeDebugfsScript(file string, entries []stage.Entry, reowned map[string]bool, epoch int64) error {
 	var b strings.Builder
 	for _, e := range entries {
 		p := "/"
 		if e.Path != "." {
 			p += e.Path
 		}
-		for _, f := range []string{"atime", "ctime", "mtime", "crtime"} {
-			fmt.Fprintf(&b, "set_inode_field %q %s %d\n", p, f, epoch)
+		fmt.Fprintf(&b, "set_inode_field %q atime %d\nset_inode_field %q ctime %d\n", p, epoch, p, epoch)
+		if e.MTime != epoch {
+			fmt.Fprintf(&b, "set_inode_field %q mtime %d\n", p, epoch)
+		}
+		if reowned[e.Path] {
+			fmt.Fprintf(&b, "set_inode_field %q uid %d\nset_inode_field %q gid %d\n", p, e.UID, p, e.GID)
 		}
 	}
 	return os.WriteFile(file, []byte(b.String()), 0o644)

@@ -38,7 +38,13 @@ func Write(w io.Writer, imagePath string) (Stats, error) {
 		return Stats{}, fmt.Errorf("bmap: %w", err)
 	}
 	defer f.Close()
+	return WriteFile(w, f)
+}
 
+// WriteFile is Write for an image already open, which can then be
+// renamed meanwhile.
+func WriteFile(w io.Writer, f *os.File) (Stats, error) {
+	imagePath := f.Name()
 	fi, err := f.Stat()
 	if err != nil {
 		return Stats{}, fmt.Errorf("bmap: %w", err)

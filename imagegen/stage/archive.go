@@ -23,8 +23,16 @@ const (
 type record struct {
 	kind  kind
 	reg   bool  // a regular file
-	mode  int64 // permission bits, for regular files
+	mode  int64 // permission bits
 	mtime time.Time
+	// What Entries reports without a session (Input.NoSession); a hard
+	// link shares its target's record, ino included.
+	typ          byte // tar.TypeReg, TypeDir, TypeSymlink, TypeChar, ...
+	uid, gid     int
+	major, minor int64
+	size         int64
+	target       string // a symlink's
+	ino          uint64 // the inode the entry is a name of, numbered from 1
 }
 
 // manifest remembers what the archives put where: the kind of every path,
@@ -33,6 +41,7 @@ type record struct {
 type manifest struct {
 	epoch time.Time
 	paths map[string]record // by cleaned name; "." is the root
+	inos  uint64            // inodes numbered so far
 	// xattrs are set after extraction, by setXattrs: name -> value by
 	// path. A hard link repeats its target's, so that replacing one name
 	// of the inode leaves the other with them.
@@ -53,8 +62,15 @@ func (m *manifest) clamp(t time.Time) time.Time {
 // writer is one archive on its way into tar. Every entry goes through add,
 // which checks it against the manifest and writes it normalised.
 type writer struct {
-	tw *tar.Writer
+	tw sink
 	m  *manifest
+}
+
+// sink receives the normalised archive: a tar.Writer feeding GNU tar in
+// the session, or a diskSink creating the entries itself.
+type sink interface {
+	WriteHeader(*tar.Header) error
+	io.Writer
 }
 
 // cleanName turns an archive or spec name into a path relative to the
@@ -99,11 +115,12 @@ func (w *writer) add(src *tar.Header, body io.Reader) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", at, err)
 	}
-	rec := record{mtime: h.ModTime}
+	w.m.inos++
+	rec := record{mtime: h.ModTime, mode: h.Mode, uid: h.Uid, gid: h.Gid, ino: w.m.inos}
 	switch src.Typeflag {
 	case tar.TypeReg, tar.TypeCont, tar.TypeGNUSparse:
 		// archive/tar has already filled the holes of sparse files.
-		h.Typeflag, h.Size, rec.kind, rec.reg, rec.mode = tar.TypeReg, src.Size, kindOther, true, h.Mode
+		h.Typeflag, h.Size, rec.kind, rec.reg, rec.size = tar.TypeReg, src.Size, kindOther, true, src.Size
 	case tar.TypeDir:
 		h.Typeflag, rec.kind = tar.TypeDir, kindDir
 	case tar.TypeSymlink:
@@ -113,7 +130,7 @@ func (w *writer) add(src *tar.Header, body io.Reader) error {
 		// The target is stored, never followed by this package; tar
 		// itself keeps absolute and ".." targets as placeholders until
 		// its end so that nothing is extracted through them.
-		h.Typeflag, h.Linkname, rec.kind = tar.TypeSymlink, src.Linkname, kindSymlink
+		h.Typeflag, h.Linkname, rec.kind, rec.target, rec.size = tar.TypeSymlink, src.Linkname, kindSymlink, src.Linkname, int64(len(src.Linkname))
 	case tar.TypeLink:
 		target, err := cleanName(src.Linkname)
 		if err != nil {
@@ -126,9 +143,12 @@ func (w *writer) add(src *tar.Header, body io.Reader) error {
 		// A hard link shares its target's inode: times and xattrs.
 		h.Typeflag, h.Linkname, rec, xattrs = tar.TypeLink, target, t, w.m.xattrs[target]
 	case tar.TypeChar, tar.TypeBlock, tar.TypeFifo:
-		h.Typeflag, h.Devmajor, h.Devminor, rec.kind = src.Typeflag, src.Devmajor, src.Devminor, kindOther
+		h.Typeflag, h.Devmajor, h.Devminor, rec.kind, rec.major, rec.minor = src.Typeflag, src.Devmajor, src.Devminor, kindOther, src.Devmajor, src.Devminor
 	default:
 		return fmt.Errorf("%s: member type %q is not a file, directory, link, device or FIFO", at, src.Typeflag)
+	}
+	if h.Typeflag != tar.TypeLink {
+		rec.typ = h.Typeflag
 	}
 	if name == "." {
 		if h.Typeflag != tar.TypeDir {
@@ -180,7 +200,8 @@ func (w *writer) parents(name string) error {
 			if err := w.tw.WriteHeader(h); err != nil {
 				return err
 			}
-			w.m.paths[dir] = record{kind: kindDir, mtime: w.m.epoch}
+			w.m.inos++
+			w.m.paths[dir] = record{kind: kindDir, mtime: w.m.epoch, typ: tar.TypeDir, mode: 0o755, ino: w.m.inos}
 		case kindSymlink:
 			return fmt.Errorf("/%s: /%s is a symlink, and nothing is placed through a symlink", name, dir)
 		default:

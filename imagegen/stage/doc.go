@@ -43,9 +43,15 @@
 // the host's filesystem lists xattrs. The tests build one ext4 image as root
 // and as nobody and compare the bytes.
 //
-// Host tools: fakeroot and GNU tar always; setfattr (Debian's attr) when the
-// contents have xattrs; xz or zstd for tarballs compressed with them; find
-// and stat for Entries.
+// A filesystem that keeps only names, file data and mtimes (FAT) needs
+// none of this: with Input.NoSession the same normalised archive is
+// written to disk by this process (directories and regular files only;
+// symlinks, devices and FIFOs exist only in the list Entries returns, for
+// the caller to refuse), without faked, tar or find.
+//
+// Host tools: fakeroot and GNU tar, except with NoSession; setfattr
+// (Debian's attr) when the contents have xattrs; xz or zstd for tarballs
+// compressed with them; find and stat for Entries.
 //
 // # Never
 //
@@ -57,6 +63,7 @@
 // never let a tool read the tree outside the session, where owners, devices
 // and xattrs are missing: Command refuses programs that LD_PRELOAD cannot
 // reach (static binaries, Go programs), and code that describes the tree (an
-// xfs protofile) uses Tree.Entries, never os.Lstat. It must never drop
+// xfs protofile) uses Tree.Entries, never os.Lstat; a NoSession tree is
+// for tools that read nothing a session would add. It must never drop
 // something it cannot stage: POSIX ACLs are refused.
 package stage

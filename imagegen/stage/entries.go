@@ -1,6 +1,7 @@
 package stage
 
 import (
+	"archive/tar"
 	"bytes"
 	"context"
 	"fmt"
@@ -33,7 +34,15 @@ const statFormat = `%i %h %f %u %g %t %T %s %Y %n\0`
 // tree (an xfs protofile) must use it: os.Lstat sees the build user's
 // files, where device nodes are empty regular files and every owner is the
 // build user. find and stat are C programs and run in the session.
+//
+// Without a session (Input.NoSession) the list comes from the archives as
+// they were written, symlinks, devices and FIFOs included although they
+// are not on disk; Inode then numbers the entries, hard links sharing one,
+// and a directory's Size is 0.
 func (t *Tree) Entries(ctx context.Context) ([]Entry, error) {
+	if t.m != nil {
+		return t.m.entries(), nil
+	}
 	cmd := t.Command(ctx, []string{"find", t.Root, "-exec", "stat", "--printf=" + statFormat, "{}", "+"}, nil)
 	var out, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &stderr
@@ -90,4 +99,51 @@ func parseStat(rec, root string) (Entry, error) {
 		return Entry{}, fmt.Errorf("stat named %q, outside %s", name, root)
 	}
 	return e, err
+}
+
+// entries lists what the archives put in the tree, for Entries without a
+// session.
+func (m *manifest) entries() []Entry {
+	root, ok := m.paths["."]
+	if !ok {
+		// Build made it 0755; the session shows it as root's.
+		root = record{typ: tar.TypeDir, mode: 0o755, mtime: m.epoch}
+	}
+	links := map[uint64]uint64{}
+	for _, r := range m.paths {
+		links[r.ino]++
+	}
+	out := []Entry{m.entry(".", root, links)}
+	for p, r := range m.paths {
+		if p != "." {
+			out = append(out, m.entry(p, r, links))
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out
+}
+
+func (m *manifest) entry(p string, r record, links map[uint64]uint64) Entry {
+	return Entry{
+		Path: p, Mode: typeMode(r.typ) | uint32(r.mode), UID: r.uid, GID: r.gid,
+		Major: uint32(r.major), Minor: uint32(r.minor), Size: r.size, Inode: r.ino,
+		Links: max(links[r.ino], 1), MTime: r.mtime.Unix(), Target: r.target,
+	}
+}
+
+// typeMode is st_mode's file type for a tar entry type.
+func typeMode(typ byte) uint32 {
+	switch typ {
+	case tar.TypeDir:
+		return 0o040000
+	case tar.TypeSymlink:
+		return 0o120000
+	case tar.TypeChar:
+		return 0o020000
+	case tar.TypeBlock:
+		return 0o060000
+	case tar.TypeFifo:
+		return 0o010000
+	}
+	return 0o100000
 }

@@ -170,13 +170,18 @@ func (s *session) environ(base []string) []string {
 // directly, never through a shell. A program that the session cannot reach
 // (statically linked, or written in Go) is refused through cmd.Err, so
 // that Run and Start report it, because it would read the tree without the
-// owners, device nodes and xattrs.
+// owners, device nodes and xattrs. A tree staged without a session
+// (Input.NoSession) runs argv as it is.
 func (t *Tree) Command(ctx context.Context, argv, env []string) *exec.Cmd {
 	if len(argv) == 0 {
 		return &exec.Cmd{Err: errors.New("stage: empty command")}
 	}
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	if cmd.Err != nil {
+		return cmd
+	}
+	if t.m != nil { // NoSession: the tools read names, data and mtimes only
+		cmd.Env = append(withoutSession(os.Environ()), env...)
 		return cmd
 	}
 	if t.sess == nil || !t.sess.alive() {

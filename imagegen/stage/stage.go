@@ -46,6 +46,12 @@ type Input struct {
 	Files  []File
 	// Epoch is SOURCE_DATE_EPOCH: every mtime and atime ends at most this.
 	Epoch int64
+	// NoSession stages for a filesystem that keeps only names, file data
+	// and mtimes (FAT): no fakeroot session, only directories and regular
+	// files on disk (see diskSink). Entries still lists every entry with
+	// its owner, mode and type, from the archive, so that the caller can
+	// refuse the symlinks, devices and FIFOs such a filesystem drops.
+	NoSession bool
 }
 
 // Tree is a staged tree and the fakeroot session that knows its owners,
@@ -62,6 +68,7 @@ type Tree struct {
 
 	dir  string
 	sess *session
+	m    *manifest // without a session, what Entries lists
 }
 
 // Build stages in into workdir, a directory for this tree alone: Build
@@ -88,16 +95,19 @@ func Build(ctx context.Context, workdir string, in Input) (_ *Tree, err error) {
 	if err := os.Chmod(t.Root, 0o755); err != nil {
 		return nil, err
 	}
-	if t.sess, err = startSession(t.State); err != nil {
+	m := newManifest(in.Epoch)
+	untar := t.untar
+	if in.NoSession {
+		t.State, t.m = "", m
+		untar = t.extract
+	} else if t.sess, err = startSession(t.State); err != nil {
 		return nil, err
 	}
-
-	m := newManifest(in.Epoch)
 	switch {
 	case in.Tar != "":
-		err = t.untar(ctx, func(w *writer) error { return copyTarball(ctx, w, in.Tar) }, m)
+		err = untar(ctx, func(w *writer) error { return copyTarball(ctx, w, in.Tar) }, m)
 	case in.Dir != "":
-		err = t.untar(ctx, func(w *writer) error { return copyDir(ctx, w, in.Dir) }, m)
+		err = untar(ctx, func(w *writer) error { return copyDir(ctx, w, in.Dir) }, m)
 	}
 	if err != nil {
 		return nil, err
@@ -105,7 +115,7 @@ func Build(ctx context.Context, workdir string, in Input) (_ *Tree, err error) {
 	// Layers go one archive each, for the same reason as the single files
 	// below.
 	for _, l := range in.Layers {
-		if err := t.untar(ctx, func(w *writer) error { return copyTarball(ctx, w, l) }, m); err != nil {
+		if err := untar(ctx, func(w *writer) error { return copyTarball(ctx, w, l) }, m); err != nil {
 			return nil, err
 		}
 	}
@@ -114,20 +124,36 @@ func Build(ctx context.Context, workdir string, in Input) (_ *Tree, err error) {
 	// placeholder files until its end, and a file replacing such a
 	// symlink must replace the real symlink, not race the placeholder.
 	if len(in.Files) > 0 {
-		if err := t.untar(ctx, func(w *writer) error { return addFiles(w, in.Files) }, m); err != nil {
+		if err := untar(ctx, func(w *writer) error { return addFiles(w, in.Files) }, m); err != nil {
 			return nil, err
 		}
 	}
-	if err := t.makeReadable(ctx, m); err != nil {
-		return nil, err
-	}
-	if err := t.setXattrs(ctx, m); err != nil {
-		return nil, err
+	if !in.NoSession {
+		if err := t.makeReadable(ctx, m); err != nil {
+			return nil, err
+		}
+		if err := t.setXattrs(ctx, m); err != nil {
+			return nil, err
+		}
 	}
 	if err := m.clampTimes(t.Root); err != nil {
 		return nil, err
 	}
 	return t, nil
+}
+
+// extract is untar without a session: this process creates the entries
+// (diskSink). produce's errors already name the input and the member.
+func (t *Tree) extract(ctx context.Context, produce func(*writer) error, m *manifest) error {
+	s := newDiskSink(t.Root)
+	err := produce(&writer{tw: s, m: m})
+	if cerr := s.close(); err == nil && cerr != nil {
+		err = fmt.Errorf("stage: %w", cerr)
+	}
+	if err != nil {
+		return err
+	}
+	return ctx.Err()
 }
 
 // makeWorkdir creates workdir, or takes it if it is empty, and makes it

@@ -259,28 +259,36 @@ func TestEscapes(t *testing.T) {
 		{"file beneath a file", []member{reg("etc")}, []File{{Path: "/etc/x", Content: ptr("x"), Mode: 0o644}}, "is not a directory"},
 		{"acl", []member{{name: "f", typ: tar.TypeReg, mode: 0o644, xattrs: map[string]string{"system.posix_acl_access": "x"}}}, nil, "POSIX ACL"},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			requireTool(t, "fakeroot")
-			in := Input{Epoch: testEpoch, Files: c.files}
-			if c.members != nil {
-				in.Tar = writeTarball(t, filepath.Join(t.TempDir(), "evil.tar"), c.members, "")
+		for _, noSession := range []bool{false, true} {
+			name := c.name
+			if noSession {
+				name += "/no session"
 			}
-			work := filepath.Join(t.TempDir(), "work")
-			tree, err := Build(context.Background(), work, in)
-			if err == nil {
-				tree.Remove()
-				t.Fatal("Build accepted it")
-			}
-			if !strings.Contains(err.Error(), c.refusal) {
-				t.Errorf("error %q does not say %q", err, c.refusal)
-			}
-			if _, serr := os.Stat(work); !errors.Is(serr, os.ErrNotExist) {
-				t.Errorf("the failed Build left %s behind", work)
-			}
-			if names, _ := os.ReadDir(victim); len(names) != 0 {
-				t.Fatalf("something was written into %s", victim)
-			}
-		})
+			t.Run(name, func(t *testing.T) {
+				if !noSession {
+					requireTool(t, "fakeroot")
+				}
+				in := Input{Epoch: testEpoch, Files: c.files, NoSession: noSession}
+				if c.members != nil {
+					in.Tar = writeTarball(t, filepath.Join(t.TempDir(), "evil.tar"), c.members, "")
+				}
+				work := filepath.Join(t.TempDir(), "work")
+				tree, err := Build(context.Background(), work, in)
+				if err == nil {
+					tree.Remove()
+					t.Fatal("Build accepted it")
+				}
+				if !strings.Contains(err.Error(), c.refusal) {
+					t.Errorf("error %q does not say %q", err, c.refusal)
+				}
+				if _, serr := os.Stat(work); !errors.Is(serr, os.ErrNotExist) {
+					t.Errorf("the failed Build left %s behind", work)
+				}
+				if names, _ := os.ReadDir(victim); len(names) != 0 {
+					t.Fatalf("something was written into %s", victim)
+				}
+			})
+		}
 	}
 }
 

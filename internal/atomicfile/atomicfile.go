@@ -8,14 +8,16 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync"
 )
 
 // File is a file being written under a temporary name.
 type File struct {
 	*os.File
-	final string
-	mode  os.FileMode
-	done  bool
+	final  string
+	mode   os.FileMode
+	done   bool
+	synced bool
 }
 
 // Create starts a file that Commit will put at path with the given mode.
@@ -27,29 +29,93 @@ func Create(path string, mode os.FileMode) (*File, error) {
 	return &File{File: tmp, final: path, mode: mode}, nil
 }
 
+// Sync gives the file its mode and writes its data to disk, still under
+// the temporary name; Commit then only renames it. Syncing early, while
+// other work goes on, takes the wait for the disk off the end. Nothing
+// may be written after Sync.
+func (f *File) Sync() error {
+	if f.synced {
+		return nil
+	}
+	err := f.Chmod(f.mode)
+	if err == nil {
+		err = f.File.Sync()
+	}
+	f.synced = err == nil
+	return err
+}
+
 // Commit syncs the file, renames it into place and syncs the directory,
 // so that the rename itself survives a power cut.
 func (f *File) Commit() error {
 	if f.done {
 		return nil
 	}
-	err := f.Chmod(f.mode)
-	if err == nil {
-		err = f.Sync()
+	if err := f.rename(); err != nil {
+		return err
 	}
+	return syncDir(filepath.Dir(f.final))
+}
+
+// rename syncs the file unless Sync did, closes it and renames it into
+// place; on failure the temporary file is removed.
+func (f *File) rename() error {
+	err := f.Sync()
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	if err == nil {
 		err = os.Rename(f.Name(), f.final)
 	}
+	f.done = true
 	if err != nil {
 		os.Remove(f.Name())
-		f.done = true
-		return err
 	}
-	f.done = true
-	return syncDir(filepath.Dir(f.final))
+	return err
+}
+
+// CommitAll commits files in order, syncing the data of those not yet
+// synced at the same time, so that their waits for the disk overlap, and
+// each directory once, after the last rename. Every file is complete at
+// its final path or absent from it; when one fails, the files after it
+// are aborted and those before it stay.
+func CommitAll(files ...*File) error {
+	errs := make([]error, len(files))
+	var wg sync.WaitGroup
+	for i, f := range files {
+		if !f.done {
+			wg.Go(func() { errs[i] = f.Sync() })
+		}
+	}
+	wg.Wait()
+	dirs := map[string]bool{}
+	var order []string
+	var err error
+	for i, f := range files {
+		if f.done {
+			continue
+		}
+		if err == nil {
+			err = errs[i]
+		}
+		if err == nil {
+			err = f.rename()
+		}
+		if err != nil {
+			f.Abort()
+			continue
+		}
+		if d := filepath.Dir(f.final); !dirs[d] {
+			dirs[d] = true
+			order = append(order, d)
+		}
+	}
+	for _, d := range order {
+		if derr := syncDir(d); err == nil {
+			err = derr
+		}
+	}
+	return err
 }
 
 // Abort discards the file; after Commit it does nothing, so it can be

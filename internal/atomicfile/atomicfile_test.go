@@ -66,3 +66,44 @@ func assertOnly(t *testing.T, dir string, names ...string) {
 		t.Errorf("directory holds %v, want %v", got, names)
 	}
 }
+
+// TestCommitAll: files synced early or not all reach their paths; a file
+// that cannot be renamed stops the ones after it, whose temporary files
+// go, and leaves the ones before it.
+func TestCommitAll(t *testing.T) {
+	dir := t.TempDir()
+	create := func(name, data string) *File {
+		t.Helper()
+		f, err := Create(filepath.Join(dir, name), 0o640)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.Write([]byte(data))
+		return f
+	}
+	a, b := create("a", "early"), create("b", "late")
+	if err := a.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	if err := CommitAll(a, b); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{"a": "early", "b": "late"} {
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		fi, _ := os.Stat(filepath.Join(dir, name))
+		if err != nil || string(data) != want || fi.Mode().Perm() != 0o640 {
+			t.Errorf("%s: %q %v (%v), want %q 0640", name, data, fi.Mode(), err, want)
+		}
+	}
+	assertOnly(t, dir, "a", "b")
+
+	if err := os.Mkdir(filepath.Join(dir, "busy"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "busy", "x"), nil, 0o644) // a rename cannot replace it
+	c, busy, d := create("c", "c"), create("busy", "x"), create("d", "d")
+	if err := CommitAll(c, busy, d); err == nil {
+		t.Fatal("CommitAll renamed a file over a directory")
+	}
+	assertOnly(t, dir, "a", "b", "busy", "c")
+}
