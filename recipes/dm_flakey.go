@@ -1,11 +1,11 @@
 package recipes
 
 import (
-	"fmt"
 	"slices"
 	"time"
 
 	"github.com/fsbench/fsbench/fields"
+	"github.com/fsbench/fsbench/runplan"
 )
 
 // dm-flakey (Documentation/admin-guide/device-mapper/dm-flakey.rst) maps a
@@ -164,16 +164,5 @@ func DMFlakeyFeatures(p Params) []string {
 	byteN, _ := intParam(p, "corrupt_byte")
 	value, _ := intParam(p, "corrupt_value")
 	flags, _ := intParam(p, "corrupt_flags")
-	corrupt := func(dir string) []string {
-		return []string{"corrupt_bio_byte", fmt.Sprint(byteN), dir, fmt.Sprint(value), fmt.Sprint(flags)}
-	}
-	switch fault {
-	case "corrupt_writes":
-		return corrupt("w")
-	case "corrupt_reads":
-		return corrupt("r")
-	case "drop_writes", "error_writes":
-		return []string{fault}
-	}
-	return nil
+	return runplan.FlakeyFeatures(fault, byteN, value, flags)
 }

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/fsbench/fsbench/runplan"
 )
 
 func init() {
@@ -30,7 +32,7 @@ func dmFlakey(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 	schedule, fault := p.String("schedule"), p.String("fault")
 	after, up, down := p.Duration("after"), p.Duration("flap_up"), p.Duration("flap_down")
 	fsck := p.Bool("fsck")
-	features := flakeyFeatures(fault, p.Int("corrupt_byte"), p.Int("corrupt_value"), p.Int("corrupt_flags"))
+	features := runplan.FlakeyFeatures(fault, p.Int("corrupt_byte"), p.Int("corrupt_value"), p.Int("corrupt_flags"))
 	timeout := p.OptDuration("timeout")
 	if p.Err != nil {
 		return nil, p.Err
@@ -202,23 +204,6 @@ func unmountAsync(dir string, limit time.Duration) error {
 func mustKmsg() []kmsgRecord {
 	recs, _ := readKmsg()
 	return recs
-}
-
-// flakeyFeatures are the dm-flakey feature arguments of a fault (the
-// plan shows the same, from recipes.DMFlakeyFeatures).
-func flakeyFeatures(fault string, byteN, value, flags int64) []string {
-	corrupt := func(dir string) []string {
-		return []string{"corrupt_bio_byte", fmt.Sprint(byteN), dir, fmt.Sprint(value), fmt.Sprint(flags)}
-	}
-	switch fault {
-	case "corrupt_writes":
-		return corrupt("w")
-	case "corrupt_reads":
-		return corrupt("r")
-	case "drop_writes", "error_writes":
-		return []string{fault}
-	}
-	return nil
 }
 
 func dmFlakeyFinish(ctx context.Context, e *Env) error {
