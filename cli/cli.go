@@ -55,6 +55,8 @@ func commands() []command {
 		{"plan", "show the resolved layout, command lines, bootargs and tests", runPlan},
 		{"build", "build the disk images, manifest, bootargs and bootloader files", runBuild},
 		{"bootargs", "print the kernel command line of each variant", runBootargs},
+		{"kconfig", "print the kernel configuration fragment the spec needs", runKconfig},
+		{"buildvars", "print the Buildroot or Yocto settings the spec needs", runBuildvars},
 		{"run", "build, boot on QEMU, run the tests and print the results", runRun},
 		{"capture", "timestamp a serial console and collect the runner's results", runCapture},
 		{"report", "turn results into an HTML and Markdown report with charts, CSV and JSON", runReport},

@@ -1,0 +1,131 @@
+package buildsys
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/fsbench/fsbench/filesystems"
+)
+
+// buildrootHostTools maps each host tool fsbench build runs to the
+// Buildroot option that builds it into HOST_DIR. Buildroot has no host
+// option for xfsprogs or nilfs-utils: those come from the build host's
+// PATH, which Buildroot keeps after HOST_DIR.
+var buildrootHostTools = map[string]string{
+	"mke2fs": "BR2_PACKAGE_HOST_E2FSPROGS", "debugfs": "BR2_PACKAGE_HOST_E2FSPROGS", "e2fsck": "BR2_PACKAGE_HOST_E2FSPROGS",
+	"mkfs.btrfs": "BR2_PACKAGE_HOST_BTRFS_PROGS", "btrfs": "BR2_PACKAGE_HOST_BTRFS_PROGS",
+	"mkfs.f2fs": "BR2_PACKAGE_HOST_F2FS_TOOLS", "sload.f2fs": "BR2_PACKAGE_HOST_F2FS_TOOLS", "fsck.f2fs": "BR2_PACKAGE_HOST_F2FS_TOOLS",
+	"mkfs.vfat": "BR2_PACKAGE_HOST_DOSFSTOOLS", "fsck.vfat": "BR2_PACKAGE_HOST_DOSFSTOOLS", "mcopy": "BR2_PACKAGE_HOST_MTOOLS",
+	"mksquashfs": "BR2_PACKAGE_HOST_SQUASHFS", "unsquashfs": "BR2_PACKAGE_HOST_SQUASHFS",
+	"mkfs.erofs": "BR2_PACKAGE_HOST_EROFS_UTILS", "fsck.erofs": "BR2_PACKAGE_HOST_EROFS_UTILS",
+	"mkfs.xfs": "", "xfs_db": "", "xfs_repair": "",
+	"mkfs.nilfs2": "",
+}
+
+// buildrootTargetTools are the target packages with a filesystem's mkfs
+// and checker, for the tests that re-make or check their partition.
+var buildrootTargetTools = map[string][]string{
+	"ext2":     {"BR2_PACKAGE_E2FSPROGS"},
+	"ext3":     {"BR2_PACKAGE_E2FSPROGS"},
+	"ext4":     {"BR2_PACKAGE_E2FSPROGS"},
+	"btrfs":    {"BR2_PACKAGE_BTRFS_PROGS"},
+	"f2fs":     {"BR2_PACKAGE_F2FS_TOOLS"},
+	"xfs":      {"BR2_PACKAGE_XFSPROGS"},
+	"nilfs2":   {"BR2_PACKAGE_NILFS_UTILS"},
+	"vfat":     {"BR2_PACKAGE_DOSFSTOOLS", "BR2_PACKAGE_DOSFSTOOLS_FSCK_FAT", "BR2_PACKAGE_DOSFSTOOLS_MKFS_FAT"},
+	"squashfs": {"BR2_PACKAGE_SQUASHFS"},
+	"erofs":    {"BR2_PACKAGE_EROFS_UTILS"},
+}
+
+// buildrootInit selects the init system the runner's start hook is for.
+var buildrootInit = map[string]string{
+	"busybox": "BR2_INIT_BUSYBOX", "sysvinit": "BR2_INIT_SYSV", "systemd": "BR2_INIT_SYSTEMD",
+}
+
+func buildrootVars(v *Vars, n *Needs, spec string) {
+	v.Intro = "Append to a defconfig, or merge into .config with support/kconfig/merge_config.sh."
+	v.add(Block{
+		Why: "fsbench build reads the root filesystem tarball; buildroot-pkg's post-image script passes it to the spec as -var rootfs_tar=BINARIES_DIR/rootfs.tar.",
+		Lines: []string{
+			"BR2_TARGET_ROOTFS_TAR=y",
+			"BR2_TARGET_ROOTFS_TAR_NONE=y",
+			`BR2_ROOTFS_POST_IMAGE_SCRIPT="$(BR2_EXTERNAL_FSBENCH_PATH)/board/fsbench/post-image.sh"`,
+			fmt.Sprintf("BR2_ROOTFS_POST_IMAGE_SCRIPT_ARGS=%q", spec),
+		},
+		Notes: []string{
+			"Buildroot runs post-image scripts in its top directory: a relative spec path counts from there.",
+			"Buildroot passes BR2_ROOTFS_POST_SCRIPT_ARGS first, to every script: leave it empty.",
+		},
+	})
+	pkgs := []string{"BR2_PACKAGE_HOST_FSBENCH=y"}
+	if n.HasTests {
+		pkgs = append(pkgs, "BR2_PACKAGE_FSBENCH_RUNNER=y")
+	}
+	v.add(Block{Why: "fsbench on the build host; the runner on the target, which build also bakes into the image with the test plan.", Lines: pkgs})
+
+	host, missing := hostPackages(buildrootHostTools, n.Filesystems())
+	blk := Block{Why: "Host tools that make the filesystems: " + strings.Join(n.Filesystems(), ", ") + "."}
+	for _, p := range host {
+		blk.Lines = append(blk.Lines, p+"=y")
+	}
+	for _, t := range sortedTypes(missing) {
+		blk.Notes = append(blk.Notes, fmt.Sprintf("%s: Buildroot has no host package with %s; install them on the build host (Debian: %s).",
+			t, strings.Join(missing[t], ", "), debianPackage(t)))
+	}
+	if slices.Contains(n.Filesystems(), "nilfs2") {
+		blk.Notes = append(blk.Notes, "nilfs2 with contents: build also boots qemu-system-x86_64 with Debian's kernel on the build host to fill it.")
+	}
+	v.add(blk)
+
+	blk = Block{Why: "Target packages the tests use."}
+	var lines []string
+	if n.Uses("fio") {
+		lines = append(lines, "BR2_PACKAGE_FIO=y") // real fio is measured instead of the runner's built-in engine
+	}
+	if n.Uses("sqlite_tps") {
+		lines = append(lines, "BR2_PACKAGE_SQLITE=y") // sqlite_tps runs the image's own sqlite3
+	}
+	for _, t := range n.TargetFS {
+		for _, p := range buildrootTargetTools[t] {
+			lines = addOnce(lines, p+"=y")
+		}
+	}
+	blk.Lines = lines
+	if len(n.TargetFS) > 0 {
+		blk.Notes = append(blk.Notes, "The filesystems' own mkfs and fsck are for "+strings.Join(testsOnTargetFS(n), ", ")+".")
+	}
+	v.add(blk)
+
+	blk = Block{Why: "The init system the runner's start hook is written for."}
+	for _, b := range n.Boards {
+		if opt, ok := buildrootInit[b.Init]; ok {
+			blk.Lines = addOnce(blk.Lines, opt+"=y")
+		}
+	}
+	v.add(blk)
+
+	v.add(Block{
+		Why:   "Kernel: the options the spec needs, as a fragment.",
+		Notes: []string{"fsbench kconfig " + spec + " > board/<board>/linux-fsbench.fragment, then list it in BR2_LINUX_KERNEL_CONFIG_FRAGMENT_FILES."},
+	})
+}
+
+// debianPackage names the Debian package of a type's host tools, for
+// the notes about tools a build system lacks.
+func debianPackage(fsType string) string {
+	if t, ok := filesystems.Lookup(fsType); ok && t.Package != "" {
+		return t.Package
+	}
+	return fsType
+}
+
+func testsOnTargetFS(n *Needs) []string {
+	var out []string
+	for _, r := range targetToolRecipes {
+		if n.Uses(r) {
+			out = append(out, r)
+		}
+	}
+	return out
+}

@@ -1,0 +1,138 @@
+package buildsys
+
+import (
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/fsbench/fsbench/plan"
+)
+
+// Needs is what the variants of a plan ask of the build system, merged
+// over every variant: one kernel and one build configuration serve all
+// the images of a spec.
+type Needs struct {
+	Spec     string
+	Variants []string
+	Boards   []plan.Board
+	// RootFS are the types some variant mounts as its root filesystem;
+	// OtherFS the types only ever used for other partitions.
+	RootFS, OtherFS []string
+	// Features are the mkfs features switched on per type (a feature
+	// written "^name", switched off, is not listed).
+	Features map[string][]string
+	// SquashfsComp lists the squashfs compressors in use; ErofsCompressed
+	// says whether an erofs image is compressed.
+	SquashfsComp    []string
+	ErofsCompressed bool
+	Tables          []string // "gpt", "mbr"
+	Recipes         []string // the test recipes used
+	// TargetFS are the types whose own tools (mkfs, fsck) the runner calls
+	// on the target, because a test that re-makes or checks its partition
+	// runs on one of that type.
+	TargetFS []string
+	// HasTests says whether the images get the runner at all.
+	HasTests bool
+}
+
+// targetToolRecipes are the recipes that run the filesystem's own tools on
+// the target: fsck_time times the checker, power_loss checks (and, when a
+// cut left it unusable, re-makes) the filesystem after every cut, dm_flakey
+// re-makes it before every run and checks it after.
+var targetToolRecipes = []string{"dm_flakey", "fsck_time", "power_loss"}
+
+// Analyze merges what every variant of p needs.
+func Analyze(p *plan.Plan) *Needs {
+	n := &Needs{Spec: p.Spec, Features: map[string][]string{}}
+	root, other := map[string]bool{}, map[string]bool{}
+	for _, v := range p.Variants {
+		n.Variants = append(n.Variants, v.Name)
+		if !slices.ContainsFunc(n.Boards, func(b plan.Board) bool { return sameBoard(b, v.Board) }) {
+			n.Boards = append(n.Boards, v.Board)
+		}
+		fsOf := map[string]string{}
+		for _, img := range v.Images {
+			n.Tables = addOnce(n.Tables, img.Table)
+			for _, pt := range img.Partitions {
+				if pt.Filesystem == nil {
+					continue
+				}
+				n.addFilesystem(pt.Filesystem)
+				fsOf[pt.Name] = pt.Filesystem.Type
+				if pt.Root {
+					root[pt.Filesystem.Type] = true
+				} else {
+					other[pt.Filesystem.Type] = true
+				}
+			}
+		}
+		for _, t := range v.Tests {
+			n.HasTests = true
+			n.Recipes = addOnce(n.Recipes, t.Recipe)
+			if fs := fsOf[t.On]; fs != "" && slices.Contains(targetToolRecipes, t.Recipe) {
+				n.TargetFS = addOnce(n.TargetFS, fs)
+			}
+		}
+	}
+	for t := range root {
+		n.RootFS = append(n.RootFS, t)
+	}
+	for t := range other {
+		if !root[t] {
+			n.OtherFS = append(n.OtherFS, t)
+		}
+	}
+	for _, s := range [][]string{n.RootFS, n.OtherFS, n.SquashfsComp, n.Tables, n.Recipes, n.TargetFS} {
+		sort.Strings(s)
+	}
+	for t := range n.Features {
+		sort.Strings(n.Features[t])
+	}
+	return n
+}
+
+// addFilesystem records the features and compressors of one filesystem.
+func (n *Needs) addFilesystem(f *plan.Filesystem) {
+	for _, feat := range f.Features {
+		if !strings.HasPrefix(feat, "^") {
+			n.Features[f.Type] = addOnce(n.Features[f.Type], feat)
+		}
+	}
+	argv := f.Mkfs.Argv
+	switch f.Type {
+	case "squashfs":
+		if i := slices.Index(argv, "-comp"); i >= 0 && i+1 < len(argv) {
+			n.SquashfsComp = addOnce(n.SquashfsComp, argv[i+1])
+		}
+	case "erofs":
+		if slices.Contains(argv, "-z") {
+			n.ErofsCompressed = true
+		}
+	}
+}
+
+// Filesystems returns every type in use, root or not, sorted.
+func (n *Needs) Filesystems() []string {
+	all := append(slices.Clone(n.RootFS), n.OtherFS...)
+	sort.Strings(all)
+	return all
+}
+
+// Uses reports whether a test of the recipe is in the plan.
+func (n *Needs) Uses(recipe string) bool { return slices.Contains(n.Recipes, recipe) }
+
+func sameBoard(a, b plan.Board) bool {
+	return a.Name == b.Name && a.Arch == b.Arch && a.Console == b.Console && a.Storage == b.Storage
+}
+
+func addOnce(list []string, s string) []string {
+	if s == "" || slices.Contains(list, s) {
+		return list
+	}
+	return append(list, s)
+}
+
+// isQEMU reports whether a board is one of QEMU's machines, whose devices
+// (virtio and NVMe disks, the SDHCI controller, the i6300esb watchdog) are
+// known; a real board is named after itself.
+func isQEMU(b plan.Board) bool { return strings.HasPrefix(b.Name, "qemu") }

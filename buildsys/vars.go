@@ -1,0 +1,128 @@
+package buildsys
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/fsbench/fsbench/filesystems"
+	"github.com/fsbench/fsbench/plan"
+)
+
+// Systems are the build systems BuildVars knows.
+var Systems = []string{"buildroot", "yocto"}
+
+// Block is a group of settings with the reason they are there, and notes
+// on what a setting cannot express.
+type Block struct {
+	Why   string
+	Lines []string
+	Notes []string
+}
+
+// Vars are the build-system settings a spec implies.
+type Vars struct {
+	System   string
+	Spec     string
+	Variants []string
+	Intro    string
+	Blocks   []Block
+}
+
+// VarsOptions say where the settings will live.
+type VarsOptions struct {
+	// SpecPath is the spec as the build will name it (the post-image
+	// script's argument, FSBENCH_SPEC); the plan's own name when empty.
+	SpecPath string
+}
+
+// BuildVars returns the settings of system ("buildroot" or "yocto") that
+// the variants of p need.
+func BuildVars(system string, p *plan.Plan, opts VarsOptions) (*Vars, error) {
+	n := Analyze(p)
+	spec := opts.SpecPath
+	if spec == "" {
+		spec = n.Spec
+	}
+	v := &Vars{System: system, Spec: n.Spec, Variants: n.Variants}
+	switch system {
+	case "buildroot":
+		buildrootVars(v, n, spec)
+	case "yocto":
+		yoctoVars(v, n, spec)
+	default:
+		return nil, fmt.Errorf("no build system %q: use one of %s", system, strings.Join(Systems, ", "))
+	}
+	return v, nil
+}
+
+// WriteTo writes the settings as a configuration fragment: comments, then
+// lines, in a stable order.
+func (v *Vars) WriteTo(w io.Writer) (int64, error) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %s settings for %s (fsbench buildvars -for %s).\n", systemTitle[v.System], v.Spec, v.System)
+	fmt.Fprintf(&b, "# Variants: %s.\n", strings.Join(v.Variants, ", "))
+	if v.Intro != "" {
+		fmt.Fprintf(&b, "# %s\n", v.Intro)
+	}
+	for _, blk := range v.Blocks {
+		if len(blk.Lines) == 0 && len(blk.Notes) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "\n# %s\n", blk.Why)
+		for _, l := range blk.Lines {
+			fmt.Fprintln(&b, l)
+		}
+		for _, n := range blk.Notes {
+			fmt.Fprintf(&b, "# %s\n", n)
+		}
+	}
+	n, err := io.WriteString(w, b.String())
+	return int64(n), err
+}
+
+func (v *Vars) String() string {
+	var b strings.Builder
+	v.WriteTo(&b)
+	return b.String()
+}
+
+var systemTitle = map[string]string{"buildroot": "Buildroot", "yocto": "Yocto"}
+
+func (v *Vars) add(b Block) { v.Blocks = append(v.Blocks, b) }
+
+// hostPackages maps every host tool of the filesystems catalogue to what
+// provides it in a build system; "" means the build system has none and
+// the tool comes from the build host. A test keeps the map complete.
+func hostPackages(tools map[string]string, types []string) (pkgs []string, missing map[string][]string) {
+	missing = map[string][]string{}
+	for _, t := range types {
+		ft, ok := filesystems.Lookup(t)
+		if !ok {
+			continue
+		}
+		for _, tool := range ft.Tools {
+			if p := tools[tool]; p != "" {
+				if !slices.Contains(pkgs, p) {
+					pkgs = append(pkgs, p)
+				}
+			} else if !slices.Contains(missing[t], tool) {
+				missing[t] = append(missing[t], tool)
+			}
+		}
+	}
+	sort.Strings(pkgs)
+	return pkgs, missing
+}
+
+// sortedTypes returns the keys of a per-type map in order.
+func sortedTypes(m map[string][]string) []string {
+	var keys []string
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
