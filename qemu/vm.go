@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/sirupsen/logrus"
+
+	"github.com/fsbench/fsbench/internal/command"
 )
 
 // VM is a running QEMU.
@@ -89,16 +91,9 @@ func start(ctx context.Context, m Machine, log logrus.FieldLogger, stderrLevel l
 	vm.cmd.Stderr = &lineLogger{t: vm.stderr, log: log, level: stderrLevel}
 	vm.cmd.WaitDelay = time.Second
 	log.Debugf("qemu: %s", shellQuote(argv))
-	if err := vm.cmd.Start(); err != nil {
+	if err := vm.run(); err != nil {
 		return nil, fmt.Errorf("qemu: %w", err)
 	}
-	go func() {
-		err := vm.cmd.Wait()
-		vm.mu.Lock()
-		vm.waitErr = err
-		vm.mu.Unlock()
-		close(vm.exited)
-	}()
 
 	conn, err := accept(ln, vm.exited)
 	if err != nil {
@@ -116,6 +111,23 @@ func start(ctx context.Context, m Machine, log logrus.FieldLogger, stderrLevel l
 	f.Fd()
 	vm.console = f
 	return vm, nil
+}
+
+// run starts QEMU and waits for it in the background, closing vm.exited
+// when it has gone.
+func (vm *VM) run() error {
+	done, err := command.StartHeld(vm.cmd)
+	if err != nil {
+		return err
+	}
+	go func() {
+		err := <-done
+		vm.mu.Lock()
+		vm.waitErr = err
+		vm.mu.Unlock()
+		close(vm.exited)
+	}()
+	return nil
 }
 
 // accept waits for QEMU's connection, or its exit, or connectTimeout.

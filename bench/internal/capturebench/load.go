@@ -4,6 +4,8 @@ import (
 	"os"
 	"os/exec"
 	"syscall"
+
+	"github.com/fsbench/fsbench/internal/command"
 )
 
 // spinFlag makes the program a load generator: it spins until killed.
@@ -25,10 +27,11 @@ func startLoad(k int) (stop func(), err error) {
 		return nil, err
 	}
 	var cmds []*exec.Cmd
+	var dones []<-chan error
 	stop = func() {
-		for _, c := range cmds {
+		for i, c := range cmds {
 			_ = c.Process.Kill()
-			_ = c.Wait()
+			<-dones[i]
 		}
 	}
 	for range k {
@@ -36,11 +39,13 @@ func startLoad(k int) (stop func(), err error) {
 		c.Env = append(os.Environ(), "GOMAXPROCS=1")
 		// Killed with this process, however it ends.
 		c.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-		if err := c.Start(); err != nil {
+		done, err := command.StartHeld(c)
+		if err != nil {
 			stop()
 			return nil, err
 		}
 		cmds = append(cmds, c)
+		dones = append(dones, done)
 	}
 	return stop, nil
 }

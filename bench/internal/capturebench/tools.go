@@ -8,6 +8,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/fsbench/fsbench/internal/command"
 )
 
 // A tool is one of the line stampers under test.
@@ -83,11 +85,12 @@ func externalTool(name string, argv func(slave string) []string, l *bootLog, res
 		s.cmd = exec.Command(args[0], args[1:]...)
 		s.cmd.Stdout, s.cmd.Stderr = stdout, stderr // files: no pipe copying in this process
 		s.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-		if err := s.cmd.Start(); err != nil {
+		done, err := command.StartHeld(s.cmd)
+		if err != nil {
 			return nil, err
 		}
 		go func() {
-			s.waitErr = s.cmd.Wait()
+			s.waitErr = <-done
 			close(s.exited)
 		}()
 		return s, nil
