@@ -12,18 +12,24 @@ func TestMountTimeFillsMeasuresAndCleansUp(t *testing.T) {
 	for _, fs := range []string{"ext4", "xfs", "btrfs"} {
 		t.Run(fs, func(t *testing.T) {
 			part := loopPart(t, fs, 320<<20)
+			// A second step on the partition: the first one's fill
+			// must be gone before it starts.
 			p := planFor([]runplan.Partition{*part}, runplan.Step{
 				Recipe: "mount_time", Test: "m", Case: "single", On: "bench",
 				Params: runplan.Params{"fill_percent": json.Number("30"), "fill": "small_files",
 					"iterations": json.Number("3"), "specify_type": true, "drop_caches": true, "timeout": "2m"},
+			}, runplan.Step{
+				Recipe: "mount_time", Test: "empty", Case: "single", On: "bench",
+				Params: runplan.Params{"fill_percent": json.Number("0"), "fill": "small_files",
+					"iterations": json.Number("1"), "specify_type": true, "drop_caches": true, "timeout": "2m"},
 			})
 			console, st, err := runOnce(t, p, t.TempDir())
 			if err != nil || st != Complete {
 				t.Fatalf("run: %v, %v\n%s", st, err, console)
 			}
 			res := decodeFrames(t, console)
-			if len(res) != 4 {
-				t.Fatalf("got %d results, want 3 iterations and the plan's end:\n%s", len(res), console)
+			if len(res) != 5 {
+				t.Fatalf("got %d results, want 3 + 1 iterations and the plan's end:\n%s", len(res), console)
 			}
 			for i, r := range res[:3] {
 				if r.Status != resultframe.StatusOK || r.Iteration != i+1 || r.Seq != uint64(i+1) {

@@ -105,6 +105,7 @@ type Env struct {
 	// StateDir is the runner's state directory, outside the filesystems
 	// under test as long as they are not the root.
 	StateDir string
+	later    []runplan.Step // the plan's steps after this one
 	log      func(format string, args ...any)
 	print    func(line string)
 	saveFn   func(scratch json.RawMessage) error
@@ -126,6 +127,20 @@ func (e *Env) save() error {
 		return errors.New("the step's data cannot be saved here")
 	}
 	return e.saveFn(e.Scratch)
+}
+
+// usedLater reports whether a step after this one may work on p: a step
+// on p, or any step when p is the root, where every step keeps its state.
+func (e *Env) usedLater(p *runplan.Partition) bool {
+	if p.Root {
+		return true
+	}
+	for _, s := range e.later {
+		if s.On == p.Name {
+			return true
+		}
+	}
+	return false
 }
 
 // Logf writes a progress line to the console.

@@ -282,6 +282,9 @@ func (r *run) env(s runplan.Step) *Env {
 	if s.On != "" {
 		e.Part, _ = r.plan.Partition(s.On)
 	}
+	if r.st.Step+1 < len(r.plan.Steps) {
+		e.later = r.plan.Steps[r.st.Step+1:]
+	}
 	e.print = func(line string) { io.WriteString(r.out, line+"\n") }
 	e.saveFn = func(scratch json.RawMessage) error {
 		r.st.Scratch = scratch
