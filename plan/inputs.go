@@ -9,6 +9,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
+	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -21,26 +23,7 @@ import (
 // tree: each entry's relative path, type, mode, owner and content (or
 // link target), in sorted order.
 func collectInputs(s *spec.Spec) ([]Input, hcl.Diagnostics) {
-	var diags hcl.Diagnostics
-	seen := map[string]bool{}
 	var inputs []Input
-	add := func(role, p string, at hcl.Range, digest func(string) (string, error)) {
-		key := role + "\x00" + p
-		if seen[key] || p == "" {
-			return
-		}
-		seen[key] = true
-		full := p
-		if !filepath.IsAbs(p) {
-			full = filepath.Join(s.Dir, p)
-		}
-		sum, err := digest(full)
-		if err != nil {
-			diags = append(diags, diag.Errorf(at, "Cannot read input", err.Error()))
-			return
-		}
-		inputs = append(inputs, Input{Role: role, Path: p, SHA256: sum})
-	}
 	for i, name := range append([]string{s.Filename}, s.VarFiles...) {
 		role := "var-file"
 		if i == 0 {
@@ -48,6 +31,22 @@ func collectInputs(s *spec.Spec) ([]Input, hcl.Diagnostics) {
 		}
 		sum := sha256.Sum256(s.Sources[name])
 		inputs = append(inputs, Input{Role: role, Path: filepath.Base(name), SHA256: hex.EncodeToString(sum[:])})
+	}
+	type job struct {
+		in     Input
+		at     hcl.Range
+		digest func(string) (string, error)
+		err    error
+	}
+	var jobs []*job
+	seen := map[string]bool{}
+	add := func(role, p string, at hcl.Range, digest func(string) (string, error)) {
+		key := role + "\x00" + p
+		if seen[key] || p == "" {
+			return
+		}
+		seen[key] = true
+		jobs = append(jobs, &job{in: Input{Role: role, Path: p}, at: at, digest: digest})
 	}
 	for _, v := range s.Variants {
 		for _, img := range v.Images {
@@ -65,6 +64,29 @@ func collectInputs(s *spec.Spec) ([]Input, hcl.Diagnostics) {
 				}
 			}
 		}
+	}
+	// A kernel, a tarball and a tree are read at once: digesting is most
+	// of what a build waits for before it starts.
+	var wg sync.WaitGroup
+	for _, j := range jobs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			full := j.in.Path
+			if !filepath.IsAbs(full) {
+				full = filepath.Join(s.Dir, full)
+			}
+			j.in.SHA256, j.err = j.digest(full)
+		}()
+	}
+	wg.Wait()
+	var diags hcl.Diagnostics
+	for _, j := range jobs {
+		if j.err != nil {
+			diags = append(diags, diag.Errorf(j.at, "Cannot read input", j.err.Error()))
+			continue
+		}
+		inputs = append(inputs, j.in)
 	}
 	return inputs, diags
 }
@@ -88,7 +110,14 @@ func treeDigest(root string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	h := sha256.New()
+	// The walk writes each entry's header and leaves a slot for a
+	// regular file's digest, which a pool of workers fills.
+	type entry struct {
+		head string
+		file string // host path of a regular file, "" otherwise
+		sum  string
+	}
+	var entries []*entry
 	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -99,25 +128,61 @@ func treeDigest(root string) (string, error) {
 			return err
 		}
 		uid, gid := owner(info)
-		fmt.Fprintf(h, "%s\x00%o\x00%d:%d\x00", filepath.ToSlash(rel), info.Mode(), uid, gid)
+		e := &entry{head: fmt.Sprintf("%s\x00%o\x00%d:%d\x00", filepath.ToSlash(rel), info.Mode(), uid, gid)}
 		switch {
 		case info.Mode()&fs.ModeSymlink != 0:
 			target, err := os.Readlink(p)
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(h, "%s\x00", target)
+			e.sum = target
 		case info.Mode().IsRegular():
-			sum, err := fileDigest(p)
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(h, "%s\x00", sum)
+			e.file = p
 		}
+		entries = append(entries, e)
 		return nil
 	})
 	if err != nil {
 		return "", err
+	}
+	files := make(chan *entry)
+	errs := make(chan error, 1)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for e := range files {
+				sum, err := fileDigest(e.file)
+				if err != nil {
+					select {
+					case errs <- err:
+					default:
+					}
+					continue
+				}
+				e.sum = sum
+			}
+		}()
+	}
+	for _, e := range entries {
+		if e.file != "" {
+			files <- e
+		}
+	}
+	close(files)
+	wg.Wait()
+	select {
+	case err := <-errs:
+		return "", err
+	default:
+	}
+	h := sha256.New()
+	for _, e := range entries {
+		io.WriteString(h, e.head)
+		if e.file != "" || e.sum != "" {
+			fmt.Fprintf(h, "%s\x00", e.sum)
+		}
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
