@@ -3,10 +3,12 @@ package debian
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/sirupsen/logrus"
 )
@@ -22,6 +24,10 @@ const markerName = ".fsbench-package.json"
 // fetches of the same package each unpack into a temporary directory inside
 // cacheDir and the first rename wins. check, when not nil, vets the unpacked
 // tree before it enters the cache.
+//
+// Within one process, a fetch of a package that another goroutine is
+// already fetching into the same cache waits for that one instead of
+// downloading it again (two variants built at once need the same kernel).
 func Fetch(ctx context.Context, log logrus.FieldLogger, cacheDir string, p Package, check func(dir string) error) (string, error) {
 	if p.Name == "" || p.Version == "" || p.Arch == "" {
 		return "", fmt.Errorf("incomplete package %+v", p)
@@ -31,6 +37,46 @@ func Fetch(ctx context.Context, log logrus.FieldLogger, cacheDir string, p Packa
 		log.Debugf("reusing %s", final)
 		return final, nil
 	}
+	inflight.Lock()
+	if c, ok := inflight.calls[final]; ok {
+		inflight.Unlock()
+		select {
+		case <-c.done:
+		case <-ctx.Done():
+			return "", ctx.Err()
+		}
+		if errors.Is(c.err, context.Canceled) || errors.Is(c.err, context.DeadlineExceeded) {
+			// The other fetch's caller gave up, not the download:
+			// this one goes on with its own context.
+			return Fetch(ctx, log, cacheDir, p, check)
+		}
+		return c.dir, c.err
+	}
+	c := &call{done: make(chan struct{})}
+	inflight.calls[final] = c
+	inflight.Unlock()
+	c.dir, c.err = fetch(ctx, log, cacheDir, final, p, check)
+	inflight.Lock()
+	delete(inflight.calls, final)
+	inflight.Unlock()
+	close(c.done)
+	return c.dir, c.err
+}
+
+// inflight holds the fetches under way in this process, by cache entry.
+var inflight = struct {
+	sync.Mutex
+	calls map[string]*call
+}{calls: map[string]*call{}}
+
+type call struct {
+	done chan struct{}
+	dir  string
+	err  error
+}
+
+// fetch downloads and unpacks p into the cache entry final.
+func fetch(ctx context.Context, log logrus.FieldLogger, cacheDir, final string, p Package, check func(dir string) error) (string, error) {
 	if err := os.MkdirAll(cacheDir, 0o755); err != nil {
 		return "", err
 	}
