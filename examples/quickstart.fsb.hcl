@@ -12,7 +12,7 @@ variable "fio_size" {
 
 variable "fio_runtime" {
   type        = string
-  default     = "5s"
+  default     = "3s"
   description = "Longest time one fio case runs; a case that has not moved fio_size by then stops and reports what it did (small blocks under TCG are slow)."
 }
 
