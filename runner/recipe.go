@@ -243,14 +243,31 @@ func (e *Env) cleanup() {
 	e.mounts = nil
 }
 
-// Quiesce waits until the partition's device has written nothing for two
-// seconds, at most a minute, so that background work a mount starts
-// (ext4lazyinit zeroing inode tables, btrfs and f2fs housekeeping, a
-// journal commit) does not skew the measurement that follows. It says so
-// when the device never went quiet and lets the measurement go on.
+// Quiesce writes out what the filesystem on the partition holds dirty
+// (syncfs: the previous step's deletions, a pending journal commit), then
+// waits until the device has written nothing for two seconds, at most a
+// minute, so that background work a mount starts (ext4lazyinit zeroing
+// inode tables, btrfs and f2fs housekeeping) does not skew the
+// measurement that follows. Without the syncfs, dirty data would go out
+// when the kernel's timers say (a journal commit every 5 s, data after
+// 30 s), perhaps during the measurement. It says so when the device never
+// went quiet and lets the measurement go on.
 func (e *Env) Quiesce() {
 	if e.Part == nil {
 		return
+	}
+	dir := "/"
+	if !e.Part.Root {
+		at, _ := mountedAt(e.Part.Device)
+		dir = ""
+		if len(at) > 0 {
+			dir = at[0]
+		}
+	}
+	if dir != "" {
+		if err := syncFS(dir); err != nil {
+			e.Logf("%s: syncfs %s: %v", e.Step.ID(), dir, err)
+		}
 	}
 	waited, err := settle(e.Part.Device, 2*time.Second, time.Minute)
 	switch {
