@@ -28,6 +28,9 @@ func Compile(p *plan.Plan, v *plan.Variant) (*runplan.Plan, error) {
 	for _, img := range v.Images {
 		for _, part := range img.Partitions {
 			rp.Partitions = append(rp.Partitions, partition(v.Board.Storage, part))
+			if f := part.Filesystem; part.Root && f != nil && f.Contents != nil {
+				rp.Board.Userland = f.Contents.Userland
+			}
 		}
 	}
 	for i := range rp.Partitions {

@@ -50,6 +50,11 @@ func TestCompileQuickstart(t *testing.T) {
 	if !strings.Contains(strings.Join(bench.Check, " "), "{device}") {
 		t.Errorf("check %q does not name {device}", bench.Check)
 	}
+	// The root is fsbench's busybox userland: the runner may reboot
+	// without init.
+	if rp.Board.Userland != "busybox" {
+		t.Errorf("userland %q, want busybox", rp.Board.Userland)
+	}
 	// What the runner reads back is what was compiled.
 	var b bytes.Buffer
 	if err := rp.Encode(&b); err != nil {

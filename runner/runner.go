@@ -204,6 +204,10 @@ func (r *run) shutdown(cmd string) error {
 	if r.opt.Reboot != nil {
 		return r.opt.Reboot(cmd)
 	}
+	if r.plan.Board.Userland == "busybox" {
+		err := quickShutdown(cmd)
+		r.logf("%s without init failed (%v); asking init", cmd, err)
+	}
 	return shutdown(cmd)
 }
 

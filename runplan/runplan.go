@@ -60,6 +60,10 @@ type Board struct {
 	Arch    string `json:"arch"`
 	Console string `json:"console"`
 	Init    string `json:"init"`
+	// Userland is "busybox" when fsbench assembled the root's userland
+	// (contents { userland = "busybox" }): then nothing on the target
+	// needs stopping before a reboot but the filesystems.
+	Userland string `json:"userland,omitempty"`
 }
 
 // Partition is a partition the tests may use.
