@@ -10,10 +10,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"syscall"
+
+	"github.com/fsbench/fsbench/internal/command"
 )
 
 // session is one faked daemon. A process joins it through its environment:
@@ -80,46 +81,45 @@ func startSession(state string) (*session, error) {
 		return nil, err
 	}
 	s := &session{fr: fr, done: make(chan struct{})}
-	started := make(chan error, 1)
-	go func() {
-		// On Linux faked gets SIGTERM (and saves, and removes its
-		// message queue) when its parent dies, even by SIGKILL.
-		// "Parent" is the thread that forked it (golang.org/issue/27505),
-		// so that thread stays locked to this goroutine until faked
-		// exits.
-		runtime.LockOSThread()
-		defer runtime.UnlockOSThread()
-		defer close(s.done)
-		cmd := exec.Command(fr.faked, "--foreground", "--save-file", state)
-		// faked refuses to start inside another session, which is
-		// what running fsbench itself under fakeroot would look like.
-		cmd.Env = withoutSession(os.Environ())
-		cmd.Stderr = &s.stderr
-		cmd.SysProcAttr = deathSignal()
-		out, err := cmd.StdoutPipe()
-		if err == nil {
-			err = cmd.Start()
-		}
-		if err != nil {
-			started <- err
-			return
-		}
-		// faked prints "key:pid" once it listens.
-		line, err := bufio.NewReader(out).ReadString('\n')
-		key, _, ok := strings.Cut(strings.TrimSpace(line), ":")
-		if err != nil || !ok || key == "" {
-			cmd.Process.Kill()
-			cmd.Wait()
-			started <- fmt.Errorf("stage: faked did not start: %q %s", line, s.stderr.String())
-			return
-		}
-		s.key, s.proc = key, cmd.Process
-		started <- nil
-		s.err = cmd.Wait()
-	}()
-	if err := <-started; err != nil {
+	cmd := exec.Command(fr.faked, "--foreground", "--save-file", state)
+	// faked refuses to start inside another session, which is what
+	// running fsbench itself under fakeroot would look like.
+	cmd.Env = withoutSession(os.Environ())
+	cmd.Stderr = &s.stderr
+	// On Linux faked gets SIGTERM (and saves, and removes its message
+	// queue) when its parent dies, even by SIGKILL; StartHeld keeps the
+	// forking thread alive as long as faked runs.
+	cmd.SysProcAttr = deathSignal()
+	// A pipe of our own rather than StdoutPipe, which Wait closes: the
+	// wait starts at once.
+	// The read end stays open while faked runs, so that nothing it
+	// prints later meets a closed pipe.
+	r, w, err := os.Pipe()
+	if err != nil {
 		return nil, err
 	}
+	cmd.Stdout = w
+	waited, err := command.StartHeld(cmd)
+	w.Close()
+	if err != nil {
+		r.Close()
+		return nil, err
+	}
+	// faked prints "key:pid" once it listens.
+	line, err := bufio.NewReader(r).ReadString('\n')
+	key, _, ok := strings.Cut(strings.TrimSpace(line), ":")
+	if err != nil || !ok || key == "" {
+		cmd.Process.Kill()
+		<-waited
+		r.Close()
+		return nil, fmt.Errorf("stage: faked did not start: %q %s", line, s.stderr.String())
+	}
+	s.key, s.proc = key, cmd.Process
+	go func() {
+		s.err = <-waited
+		r.Close()
+		close(s.done)
+	}()
 	return s, nil
 }
 
