@@ -80,15 +80,16 @@ func CheckArch(ctx context.Context, da string) error {
 
 // Show returns the fields of apt's candidate version of name (name:arch).
 // When apt knows no such package it runs `apt-get update` once, since a
-// fresh machine may have no package lists at all.
-func Show(ctx context.Context, log logrus.FieldLogger, name string) (map[string]string, error) {
-	fields, err := show(ctx, name)
+// fresh machine may have no package lists at all. Answers are kept in
+// cacheDir (none when empty) for as long as apt's state is unchanged.
+func Show(ctx context.Context, log logrus.FieldLogger, cacheDir, name string) (map[string]string, error) {
+	fields, err := show(ctx, cacheDir, name)
 	if errors.Is(err, ErrNoPackage) {
 		log.Warnf("apt knows no %s; running apt-get update once to fetch package lists", name)
 		if _, uerr := run(ctx, "", "apt-get", "update"); uerr != nil {
 			return nil, fmt.Errorf("apt-get update: %w", classify(uerr))
 		}
-		fields, err = show(ctx, name)
+		fields, err = show(ctx, cacheDir, name)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("resolving %s: %w", name, err)
@@ -96,8 +97,8 @@ func Show(ctx context.Context, log logrus.FieldLogger, name string) (map[string]
 	return fields, nil
 }
 
-func show(ctx context.Context, pkg string) (map[string]string, error) {
-	out, err := run(ctx, "", "apt-cache", "show", "--no-all-versions", pkg)
+func show(ctx context.Context, cacheDir, pkg string) (map[string]string, error) {
+	out, err := aptCacheShow(ctx, cacheDir, []string{pkg})
 	if err != nil {
 		var ce *command.Error
 		if errors.As(err, &ce) && strings.Contains(ce.Stderr, "No packages found") {
@@ -123,12 +124,13 @@ func show(ctx context.Context, pkg string) (map[string]string, error) {
 	return fields, nil
 }
 
-// Candidate is the version of name that apt would install for da.
-func Candidate(ctx context.Context, log logrus.FieldLogger, name, da string) (Package, error) {
+// Candidate is the version of name that apt would install for da, with
+// apt's answer kept in cacheDir as Show keeps it.
+func Candidate(ctx context.Context, log logrus.FieldLogger, cacheDir, name, da string) (Package, error) {
 	if err := CheckArch(ctx, da); err != nil {
 		return Package{}, err
 	}
-	f, err := Show(ctx, log, name+":"+da)
+	f, err := Show(ctx, log, cacheDir, name+":"+da)
 	if err != nil {
 		return Package{}, err
 	}

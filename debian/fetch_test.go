@@ -31,7 +31,7 @@ func TestFetchOnceForConcurrentCallers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := Candidate(ctx, log, "zlib1g", strings.TrimSpace(string(da)))
+	p, err := Candidate(ctx, log, "", "zlib1g", strings.TrimSpace(string(da)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,13 +16,14 @@ import (
 // no binary cache (Docker's Debian images), so a walk through a package's
 // dependencies asks for a whole level at once. Names apt does not know,
 // and purely virtual packages, are missing from the result; unlike Show,
-// ShowMany never runs apt-get update.
-func ShowMany(ctx context.Context, names []string) (map[string]map[string]string, error) {
+// ShowMany never runs apt-get update. Answers are kept in cacheDir as
+// Show keeps them.
+func ShowMany(ctx context.Context, cacheDir string, names []string) (map[string]map[string]string, error) {
 	out := map[string]map[string]string{}
 	if len(names) == 0 {
 		return out, nil
 	}
-	b, err := run(ctx, "", "apt-cache", append([]string{"show", "--no-all-versions"}, names...)...)
+	b, err := aptCacheShow(ctx, cacheDir, names)
 	if err != nil {
 		var ce *command.Error
 		if errors.As(err, &ce) && strings.Contains(ce.Stderr, "No packages found") {

@@ -16,14 +16,14 @@ func TestShowMany(t *testing.T) {
 		t.Skipf("needs dpkg (Debian): %v", err)
 	}
 	da := strings.TrimSpace(string(out))
-	got, err := ShowMany(context.Background(), []string{"libc6:" + da, "fsbench-no-such-package:" + da, "zlib1g:" + da})
+	got, err := ShowMany(context.Background(), "", []string{"libc6:" + da, "fsbench-no-such-package:" + da, "zlib1g:" + da})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(got) != 2 || got["libc6"]["Version"] == "" || got["zlib1g"]["Architecture"] != da {
 		t.Errorf("ShowMany = %v", got)
 	}
-	if got, err := ShowMany(context.Background(), []string{"fsbench-no-such-package:" + da}); err != nil || len(got) != 0 {
+	if got, err := ShowMany(context.Background(), "", []string{"fsbench-no-such-package:" + da}); err != nil || len(got) != 0 {
 		t.Errorf("an unknown package alone: %v, %v", got, err)
 	}
 }

@@ -192,7 +192,7 @@ func fetchKernel(ctx context.Context, log logrus.FieldLogger, cache, arch string
 	if k, ok := kernels.Load(arch); ok {
 		return k.(*kernel.Kernel), nil
 	}
-	v, err := kernel.Resolve(ctx, log, arch)
+	v, err := kernel.Resolve(ctx, log, cache, arch)
 	if err != nil {
 		return nil, err
 	}

@@ -112,7 +112,7 @@ func (b *builder) helperBoot(ctx context.Context, fstype, work string) (*helper,
 		return nil, fmt.Errorf("helper boot: %w", err)
 	}
 	cache := filepath.Join(b.opts.cacheDir(), "kernels")
-	v, err := kernel.Resolve(ctx, b.log, arch)
+	v, err := kernel.Resolve(ctx, b.log, b.opts.cacheDir(), arch)
 	if err != nil {
 		return nil, err
 	}

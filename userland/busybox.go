@@ -47,7 +47,7 @@ func FetchBusybox(ctx context.Context, log logrus.FieldLogger, cacheDir, arch st
 	if b, ok := busyboxMemo.Load(key); ok {
 		return b.(*Busybox), nil
 	}
-	p, err := debian.Candidate(ctx, log, "busybox-static", da)
+	p, err := debian.Candidate(ctx, log, cacheDir, "busybox-static", da)
 	if err != nil {
 		return nil, fmt.Errorf("busybox userland: %w", err)
 	}

@@ -73,7 +73,7 @@ func (ps *packages) show(names []string, final bool) error {
 			ask = append(ask, n+":"+ps.da)
 		}
 	}
-	got, err := debian.ShowMany(ps.ctx, ask)
+	got, err := debian.ShowMany(ps.ctx, ps.cacheDir, ask)
 	if err != nil {
 		return err
 	}
@@ -94,7 +94,7 @@ func (ps *packages) download(name string) (*pkgTree, error) {
 		// Show runs apt-get update when apt knows no such package, as
 		// on a machine that never fetched the package lists.
 		var err error
-		if f, err = debian.Show(ps.ctx, ps.log, name+":"+ps.da); err != nil {
+		if f, err = debian.Show(ps.ctx, ps.log, ps.cacheDir, name+":"+ps.da); err != nil {
 			return nil, err
 		}
 	}

@@ -42,7 +42,7 @@ func testKernel(t *testing.T) *Kernel {
 		defer cancel()
 		shared.dir = testCacheDir()
 		start := time.Now()
-		v, err := Resolve(ctx, testLog(t), "x86_64")
+		v, err := Resolve(ctx, testLog(t), testCacheDir(), "x86_64")
 		if err != nil {
 			shared.err = err
 			return
@@ -132,10 +132,10 @@ func TestFetchRejectsWrongMarker(t *testing.T) {
 
 func TestResolveArchitectures(t *testing.T) {
 	ctx := context.Background()
-	if _, err := Resolve(ctx, testLog(t), "riscv64"); err == nil {
+	if _, err := Resolve(ctx, testLog(t), testCacheDir(), "riscv64"); err == nil {
 		t.Error("Resolve(riscv64) succeeded")
 	}
-	v, err := Resolve(ctx, testLog(t), "arm64")
+	v, err := Resolve(ctx, testLog(t), testCacheDir(), "arm64")
 	switch {
 	case errors.Is(err, ErrForeignArchNotConfigured):
 		t.Logf("arm64: %v", err)

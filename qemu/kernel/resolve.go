@@ -50,8 +50,9 @@ var debArch = map[string]string{
 // Resolve finds the concrete kernel package that Debian's metapackage for arch
 // depends on, e.g. linux-image-amd64 -> linux-image-6.1.0-57-amd64 6.1.192-3.
 // It runs `apt-get update` only when apt knows no metapackage at all (a fresh
-// container without package lists), and logs that it does so.
-func Resolve(ctx context.Context, log logrus.FieldLogger, arch string) (Version, error) {
+// container without package lists), and logs that it does so. apt's answers
+// are kept in cacheDir (none when empty) while apt's state is unchanged.
+func Resolve(ctx context.Context, log logrus.FieldLogger, cacheDir, arch string) (Version, error) {
 	da, ok := debArch[arch]
 	if !ok {
 		return Version{}, fmt.Errorf("kernel: no Debian kernel for architecture %q (want x86_64 or arm64)", arch)
@@ -66,7 +67,7 @@ func Resolve(ctx context.Context, log logrus.FieldLogger, arch string) (Version,
 	v := Version{Arch: canon, DebArch: da, Metapackage: "linux-image-" + da}
 	metaName := v.Metapackage + ":" + da
 
-	fields, err := debian.Show(ctx, log, metaName)
+	fields, err := debian.Show(ctx, log, cacheDir, metaName)
 	if err != nil {
 		return Version{}, fmt.Errorf("kernel: %w", err)
 	}
@@ -77,7 +78,7 @@ func Resolve(ctx context.Context, log logrus.FieldLogger, arch string) (Version,
 	if v.PackageVersion == "" {
 		// The metapackage has always pinned "(= version)"; if that ever
 		// changes, ask for the concrete package's candidate instead.
-		f, err := debian.Show(ctx, log, v.aptName())
+		f, err := debian.Show(ctx, log, cacheDir, v.aptName())
 		if err != nil {
 			return Version{}, fmt.Errorf("kernel: resolving %s: %w", v.Package, err)
 		}

@@ -94,7 +94,7 @@ func TestBootsInQEMU(t *testing.T) {
 // is already a raw Image, is handed back as it is.
 func TestUncompressedArm64(t *testing.T) {
 	ctx := context.Background()
-	v, err := Resolve(ctx, testLog(t), "arm64")
+	v, err := Resolve(ctx, testLog(t), testCacheDir(), "arm64")
 	if errors.Is(err, ErrForeignArchNotConfigured) || errors.Is(err, ErrUnreachable) {
 		t.Skip(err)
 	}

@@ -60,7 +60,7 @@ func Get(t testing.TB, arch string) *kernel.Kernel {
 		log := logrus.New()
 		log.Out = logWriter{t}
 		start := time.Now()
-		v, err := kernel.Resolve(ctx, log, arch)
+		v, err := kernel.Resolve(ctx, log, CacheDir(), arch)
 		if err != nil {
 			r.err = err
 			return
