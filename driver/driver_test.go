@@ -123,7 +123,7 @@ func checkQuickstart(t *testing.T, o *Outcome) {
 		}
 		t.Logf("boot %d: host %.3f s to the prompt, %.3f s to the ready line; target %.3f s", r.Iteration, host, ready, target)
 	}
-	want := map[string]int{"boot_time": 2, "fio": 8, "mount_time": 3, "fsbench": 1}
+	want := map[string]int{"boot_time": 2, "fio": 4, "mount_time": 3, "fsbench": 1}
 	for k, n := range want {
 		if count[k] != n {
 			t.Errorf("%d %s results, want %d", count[k], k, n)
