@@ -4,9 +4,7 @@ import (
 	"context"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -17,14 +15,7 @@ import (
 // answer comes from the kept one (a planted answer is returned), and
 // without a cache directory apt is asked again.
 func TestAnswersKept(t *testing.T) {
-	if _, err := exec.LookPath("apt-cache"); err != nil {
-		t.Skip("needs apt-cache (Debian)")
-	}
-	out, err := exec.Command("dpkg", "--print-architecture").Output()
-	if err != nil {
-		t.Skipf("needs dpkg (Debian): %v", err)
-	}
-	da := strings.TrimSpace(string(out))
+	da := hostArch(t)
 	ctx := context.Background()
 	cache := t.TempDir()
 	names := []string{"zlib1g:" + da, "libc6:" + da}

@@ -7,7 +7,10 @@ import (
 	"testing"
 )
 
-func TestShowMany(t *testing.T) {
+// hostArch is the host's Debian architecture; the test is skipped on a
+// host without apt-cache and dpkg.
+func hostArch(t *testing.T) string {
+	t.Helper()
 	if _, err := exec.LookPath("apt-cache"); err != nil {
 		t.Skip("needs apt-cache (Debian)")
 	}
@@ -15,7 +18,11 @@ func TestShowMany(t *testing.T) {
 	if err != nil {
 		t.Skipf("needs dpkg (Debian): %v", err)
 	}
-	da := strings.TrimSpace(string(out))
+	return strings.TrimSpace(string(out))
+}
+
+func TestShowMany(t *testing.T) {
+	da := hostArch(t)
 	got, err := ShowMany(context.Background(), "", []string{"libc6:" + da, "fsbench-no-such-package:" + da, "zlib1g:" + da})
 	if err != nil {
 		t.Fatal(err)
