@@ -43,7 +43,7 @@ func newFsckTime() *Recipe {
 				// checks the filesystem as built, like the mkfs stats of
 				// p.79.
 				0,
-				"Percentage of the filesystem filled before the first check; the fill stays for all iterations and is removed at the end when a later step works on the partition (otherwise it stays in /fsbench-fill until the next fill replaces it)."),
+				"Percentage of the filesystem filled before the first check; the fill stays for all iterations and is removed at the end when a later step works on the partition (otherwise it stays in /fsbench-fill until the next fill replaces it). A filesystem that is already fuller (space other steps used, or nilfs2 without its cleaner) gets no fill, and the runner logs that."),
 			[]fields.Field{timeoutField(30 * time.Minute)},
 		),
 	}

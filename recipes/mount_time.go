@@ -24,7 +24,7 @@ func newMountTime() *Recipe {
 			fillFields(
 				// Seed 000 p.69: "a large rootfs (1GB) 60% filled".
 				60,
-				"Percentage of the filesystem filled before the first mount; the fill stays for all iterations and is removed at the end when a later step works on the partition (otherwise it stays in /fsbench-fill until the next fill replaces it)."),
+				"Percentage of the filesystem filled before the first mount; the fill stays for all iterations and is removed at the end when a later step works on the partition (otherwise it stays in /fsbench-fill until the next fill replaces it). A filesystem that is already fuller (space other steps used, or nilfs2 without its cleaner) gets no fill, and the runner logs that."),
 			[]fields.Field{
 				{
 					Name: "specify_type",

@@ -1,7 +1,10 @@
 package runner
 
 import (
+	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/fsbench/fsbench/resultframe"
@@ -61,6 +64,42 @@ func TestMountTimeFillsMeasuresAndCleansUp(t *testing.T) {
 				t.Errorf("fill not removed: %.1f%% used", u)
 			}
 		})
+	}
+}
+
+// TestMountTimeOnAFullerPartition: a partition already fuller than
+// fill_percent (what other steps left there) gets no fill, and the runner
+// says so.
+func TestMountTimeOnAFullerPartition(t *testing.T) {
+	part := loopPart(t, "ext4", 256<<20)
+	dir, err := (&Env{}).MountPart(part)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "left-behind"), bytes.Repeat([]byte{0x5a}, 160<<20), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := unmount(dir); err != nil {
+		t.Fatal(err)
+	}
+	p := planFor([]runplan.Partition{*part}, runplan.Step{
+		Recipe: "mount_time", Test: "m", Case: "single", On: "bench",
+		Params: runplan.Params{"fill_percent": json.Number("30"), "fill": "rootfs",
+			"iterations": json.Number("1"), "specify_type": true, "drop_caches": true, "timeout": "2m"},
+	})
+	console, st, err := runOnce(t, p, t.TempDir())
+	if err != nil || st != Complete {
+		t.Fatalf("run: %v, %v\n%s", st, err, console)
+	}
+	res := decodeFrames(t, console)
+	if len(res) != 2 || res[0].Status != resultframe.StatusOK {
+		t.Fatalf("results %+v\n%s", res, console)
+	}
+	if n, used := metric(res[0], "fill_bytes"), metric(res[0], "fill_used"); n != 0 || used < 60 {
+		t.Errorf("fill_bytes %v, fill_used %.1f%%: want nothing written to a partition over 60%% full", n, used)
+	}
+	if !bytes.Contains(console, []byte("above the 30% asked for: nothing written")) {
+		t.Errorf("the runner did not say that it wrote nothing:\n%s", console)
 	}
 }
 
