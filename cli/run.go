@@ -16,6 +16,7 @@ import (
 	"github.com/fsbench/fsbench/imagegen"
 	"github.com/fsbench/fsbench/payload"
 	"github.com/fsbench/fsbench/plan"
+	"github.com/fsbench/fsbench/qemu/kernel"
 	"github.com/fsbench/fsbench/resultframe"
 	"github.com/fsbench/fsbench/serialcap"
 )
@@ -36,6 +37,7 @@ func runRun(env *Env, args []string) int {
 	accel := fs.String("accel", "auto", "QEMU accelerator: auto (KVM when a probe boot works), kvm or tcg")
 	disk := fs.String("disk", "virtio", "QEMU disk: virtio, nvme or sd (an SD card on an SDHCI controller)")
 	memory := fs.Int("memory", 512, "QEMU memory in MiB")
+	kernelFlag := fs.String("kernel", "", "QEMU: the Debian kernel to boot, PACKAGE[=VERSION] or =VERSION: linux-image-rt-amd64, linux-image-amd64=6.1.176-1 (apt-cache madison linux-image-amd64 lists the versions; default: the architecture's metapackage at apt's candidate version)")
 	jobs := fs.Int("j", 0, "variants run at once (default: one per two CPUs)")
 	timeout := fs.Duration("timeout", 0, "longest run of one variant (default: from the plan's step timeouts)")
 	runner := fs.String("runner", "", "the fsbench-runner binary for the board (default: $FSBENCH_RUNNER, else fsbench-runner-<arch> beside fsbench)")
@@ -51,6 +53,15 @@ func runRun(env *Env, args []string) int {
 		}
 	default:
 		fmt.Fprintf(env.Stderr, "fsbench run: -target %q: use qemu or board\n", *target)
+		return ExitUsage
+	}
+	kreq, err := kernel.ParseRequest(*kernelFlag)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "fsbench run: -%s\n", err)
+		return ExitUsage
+	}
+	if *kernelFlag != "" && *target != "qemu" {
+		fmt.Fprintf(env.Stderr, "fsbench run: -kernel is for the QEMU target; a board boots its own kernel\n")
 		return ExitUsage
 	}
 	switch *disk {
@@ -107,7 +118,7 @@ func runRun(env *Env, args []string) int {
 		wg       sync.WaitGroup
 		sem      = make(chan struct{}, *jobs)
 	)
-	q := driver.QEMU{Accel: *accel, Disk: *disk, MemoryMiB: *memory, CPUs: 1, KernelCache: filepath.Join(cache, "kernels")}
+	q := driver.QEMU{Accel: *accel, Disk: *disk, MemoryMiB: *memory, CPUs: 1, KernelCache: filepath.Join(cache, "kernels"), Kernel: kreq}
 	for i, v := range variants {
 		wg.Add(1)
 		go func() {

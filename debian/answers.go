@@ -23,11 +23,16 @@ import (
 // answersDir is the directory of a cache that holds apt's answers.
 const answersDir = "apt-answers"
 
-// aptCacheShow runs `apt-cache show --no-all-versions pkgs...`, or returns
-// its output from an earlier run in the same apt state. An empty cacheDir
-// keeps nothing. Failures are never kept.
+// aptCacheShow runs `apt-cache show --no-all-versions pkgs...` through
+// aptCache.
 func aptCacheShow(ctx context.Context, cacheDir string, pkgs []string) ([]byte, error) {
-	args := append([]string{"show", "--no-all-versions"}, pkgs...)
+	return aptCache(ctx, cacheDir, append([]string{"show", "--no-all-versions"}, pkgs...)...)
+}
+
+// aptCache runs `apt-cache args...`, or returns its output from an
+// earlier run in the same apt state. An empty cacheDir keeps nothing.
+// Failures are never kept.
+func aptCache(ctx context.Context, cacheDir string, args ...string) ([]byte, error) {
 	if cacheDir == "" {
 		return run(ctx, "", "apt-cache", args...)
 	}

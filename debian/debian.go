@@ -140,6 +140,27 @@ func Candidate(ctx context.Context, log logrus.FieldLogger, cacheDir, name, da s
 	return Package{Name: name, Version: f["Version"], Arch: da}, nil
 }
 
+// Versions lists the versions of name (as "pkg:arch") that apt can
+// fetch, in the order `apt-cache madison` prints them, with apt's answer
+// kept in cacheDir as Show keeps it.
+func Versions(ctx context.Context, cacheDir, name string) ([]string, error) {
+	out, err := aptCache(ctx, cacheDir, "madison", name)
+	if err != nil {
+		return nil, fmt.Errorf("listing the versions of %s: %w", name, err)
+	}
+	var vs []string
+	for _, line := range strings.Split(string(out), "\n") {
+		f := strings.Split(line, "|")
+		if len(f) < 3 {
+			continue
+		}
+		if v := strings.TrimSpace(f[1]); v != "" && !slices.Contains(vs, v) {
+			vs = append(vs, v)
+		}
+	}
+	return vs, nil
+}
+
 func run(ctx context.Context, dir, name string, args ...string) ([]byte, error) {
 	return command.Output(ctx, dir, nil, name, args...)
 }

@@ -34,6 +34,9 @@ type QEMU struct {
 	CPUs      int
 	// KernelCache keeps the Debian kernel packages.
 	KernelCache string
+	// Kernel names the Debian kernel to boot; the zero Request is the
+	// architecture's current one.
+	Kernel kernel.Request
 }
 
 // Variant is one built variant to run.
@@ -76,7 +79,7 @@ func RunQEMU(ctx context.Context, v Variant, q QEMU, opt Options) (*Outcome, err
 		return nil, err
 	}
 	arch := qemuArch(p.Board.Arch)
-	k, err := fetchKernel(ctx, log, q.KernelCache, arch)
+	k, err := fetchKernel(ctx, log, q.KernelCache, arch, q.Kernel)
 	if err != nil {
 		return nil, err
 	}
@@ -184,15 +187,22 @@ func followPlan(ctx context.Context, src io.Reader, out *Outcome, p *runplan.Pla
 	return sum, nil
 }
 
-var kernels sync.Map // arch -> *kernel.Kernel
+// kernels holds the kernels fetched, by architecture and request.
+var kernels sync.Map // kernelKey -> *kernel.Kernel
 
-// fetchKernel resolves and fetches the current Debian kernel once per
+type kernelKey struct {
+	arch string
+	req  kernel.Request
+}
+
+// fetchKernel resolves and fetches the Debian kernel req names once per
 // process and architecture.
-func fetchKernel(ctx context.Context, log logrus.FieldLogger, cache, arch string) (*kernel.Kernel, error) {
-	if k, ok := kernels.Load(arch); ok {
+func fetchKernel(ctx context.Context, log logrus.FieldLogger, cache, arch string, req kernel.Request) (*kernel.Kernel, error) {
+	key := kernelKey{arch, req}
+	if k, ok := kernels.Load(key); ok {
 		return k.(*kernel.Kernel), nil
 	}
-	v, err := kernel.Resolve(ctx, log, cache, arch)
+	v, err := kernel.ResolveRequest(ctx, log, cache, arch, req)
 	if err != nil {
 		return nil, err
 	}
@@ -200,7 +210,7 @@ func fetchKernel(ctx context.Context, log logrus.FieldLogger, cache, arch string
 	if err != nil {
 		return nil, err
 	}
-	kernels.Store(arch, k)
+	kernels.Store(key, k)
 	return k, nil
 }
 
