@@ -54,12 +54,6 @@ func (v *view) bootCharts() []*Chart {
 				barGroup{prefix + "serial (host_boot)", c, "host_boot"},
 				barGroup{prefix + "kernel log (target_boot)", c, "target_boot"})
 		}
-		cvLabel := func(r *Row) string {
-			if r.HasCV {
-				return "CV " + pct(r.CV)
-			}
-			return ""
-		}
 		out = appendChart(out,
 			v.barChart(barSpec{key: "boot-time-" + test, title: "Boot time " + test + ": root mount to prompt",
 				recipe: "boot_time", test: test, groups: groups, label: cvLabel}),
@@ -67,6 +61,14 @@ func (v *view) bootCharts() []*Chart {
 				recipe: "boot_time", test: test, groups: groups, cv: true}))
 	}
 	return out
+}
+
+// cvLabel writes a boot time's coefficient of variation above its bar.
+func cvLabel(r *Row) string {
+	if r.HasCV {
+		return "CV " + pct(r.CV)
+	}
+	return ""
 }
 
 // timeCharts draws real, user and system time of a timed recipe

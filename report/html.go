@@ -44,6 +44,14 @@ func (r *Report) HTML() string {
 		}
 		w("</ul></li>\n")
 	}
+	if r.Across != nil {
+		charts := r.chartsOf(r.Across)
+		w("<li><a href=\"#across\">Across contexts</a>: ", strconv.Itoa(len(charts)), " ", plural(len(charts), "chart", "charts"), "\n<ul>\n")
+		for _, ch := range charts {
+			w("<li><a href=\"#", e(ch.Slug), "\">", e(ch.Title), "</a></li>\n")
+		}
+		w("</ul></li>\n")
+	}
 	w("<li><a href=\"#problems\">Failed and skipped results</a> (", strconv.Itoa(len(r.Problems)), ")</li>\n")
 	if r.Comparison != nil {
 		w("<li><a href=\"#comparison\">Comparison with the baseline</a> (", strconv.Itoa(len(r.Comparison.Regressions())), " ",
@@ -61,6 +69,15 @@ func (r *Report) HTML() string {
 			w("<p>No chart: these results hold no metric a chart draws (see the tables in summary.csv).</p>\n")
 		}
 		for _, ch := range charts {
+			w("<figure id=\"", e(ch.Slug), "\">\n", ch.SVG(), "<figcaption>", e(ch.Note), "</figcaption>\n</figure>\n",
+				htmlCaptionedTable(ch.Table, "The numbers of the chart above. "+ch.Caption()+"."))
+		}
+		w("</section>\n")
+	}
+
+	if r.Across != nil {
+		w("<section id=\"across\">\n<h2>Across contexts</h2>\n<p>", e(r.acrossText()), "</p>\n<p class=\"context\">", e(r.Across.Line()), "</p>\n")
+		for _, ch := range r.chartsOf(r.Across) {
 			w("<figure id=\"", e(ch.Slug), "\">\n", ch.SVG(), "<figcaption>", e(ch.Note), "</figcaption>\n</figure>\n",
 				htmlCaptionedTable(ch.Table, "The numbers of the chart above. "+ch.Caption()+"."))
 		}

@@ -30,6 +30,13 @@ func (r *Report) Markdown() string {
 			w("  - ", mdText(ch.Title), "\n")
 		}
 	}
+	if r.Across != nil {
+		charts := r.chartsOf(r.Across)
+		w("- Across contexts: ", strconv.Itoa(len(charts)), " ", plural(len(charts), "chart", "charts"), "\n")
+		for _, ch := range charts {
+			w("  - ", mdText(ch.Title), "\n")
+		}
+	}
 	w("- Failed and skipped results: ", strconv.Itoa(len(r.Problems)), "\n")
 	if r.Comparison != nil {
 		n := len(r.Comparison.Regressions())
@@ -49,6 +56,13 @@ func (r *Report) Markdown() string {
 		}
 	}
 
+	if r.Across != nil {
+		w("\n## Across contexts\n\n", mdText(r.acrossText()), "\n\n", mdText(r.Across.Line()), "\n")
+		for _, ch := range r.chartsOf(r.Across) {
+			w("\n### ", mdText(ch.Title), "\n\n![", mdText(ch.Title), "](", ChartsDir, "/", ch.Slug, ".svg)\n\n")
+			w("*", mdText(ch.Caption()), ".* ", mdText(ch.Note), "\n\n", mdTable(ch.Table))
+		}
+	}
 	w("\n## Failed and skipped results\n\n")
 	if len(r.Problems) == 0 {
 		w("None: every result was measured.\n")

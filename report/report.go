@@ -18,9 +18,12 @@ type Options struct {
 
 // Report is everything a report shows, ready to be written.
 type Report struct {
-	Title      string
-	Inputs     []InputSummary
-	Contexts   []*Context
+	Title    string
+	Inputs   []InputSummary
+	Contexts []*Context
+	// Across holds what the contexts share, when charts set their values
+	// side by side (boot time per kernel); nil otherwise.
+	Across     *Context
 	Rows       []*Row
 	Problems   []Problem
 	Outcomes   []*Outcome
@@ -50,6 +53,13 @@ func Build(ins []Input, opt Options) *Report {
 		for i, ch := range cs {
 			ch.Slug = fmt.Sprintf("%s-%02d-%s", c.ID, i+1, slug(ch.Slug))
 		}
+		r.Charts = append(r.Charts, cs...)
+	}
+	if across, cs := acrossCharts(t); len(cs) > 0 {
+		for i, ch := range cs {
+			ch.Slug = fmt.Sprintf("%s-%02d-%s", across.ID, i+1, slug(ch.Slug))
+		}
+		r.Across = across
 		r.Charts = append(r.Charts, cs...)
 	}
 	if len(opt.Baseline) > 0 {

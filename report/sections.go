@@ -45,9 +45,23 @@ func (r *Report) contextWarning() string {
 			}
 		}
 	}
-	return fmt.Sprintf("These results were measured in %d different contexts (they differ in %s). "+
+	s := fmt.Sprintf("These results were measured in %d different contexts (they differ in %s). "+
 		"Each context is reported in a section of its own; results of different contexts are never pooled.",
 		len(r.Contexts), strings.Join(differ, ", "))
+	if r.Across != nil {
+		s += " \"Across contexts\" sets their boot times side by side."
+	}
+	return s
+}
+
+// acrossText introduces the charts across contexts.
+func (r *Report) acrossText() string {
+	ids := make([]string, len(r.Contexts))
+	for i, c := range r.Contexts {
+		ids[i] = c.ID
+	}
+	return "The same tests in contexts " + strings.Join(ids, ", ") + ", side by side: each group of bars is one context, " +
+		"named by what sets it apart. What the contexts share:"
 }
 
 func plural(n int, one, many string) string {

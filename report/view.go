@@ -85,8 +85,13 @@ func (v *view) hasCase(recipe, test, cas, metric string) bool {
 // "skipped", or "" when it was not run at all), and how many of its
 // iterations failed and were skipped.
 func (v *view) missing(recipe, test, cas, variant string) (why string, failed, skipped int) {
-	for _, p := range v.problems {
-		if p.Recipe == recipe && p.Test == test && p.Case == cas && p.Variant == variant {
+	return missingIn(v.problems, v.ctx, recipe, test, cas, variant)
+}
+
+// missingIn is view.missing over the problems ps of context c.
+func missingIn(ps []Problem, c *Context, recipe, test, cas, variant string) (why string, failed, skipped int) {
+	for _, p := range ps {
+		if p.Context == c && p.Recipe == recipe && p.Test == test && p.Case == cas && p.Variant == variant {
 			if p.Status == resultframe.StatusSkipped {
 				skipped++
 			} else {
