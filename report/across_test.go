@@ -148,4 +148,21 @@ func TestAcrossNamesWhatDiffers(t *testing.T) {
 	if ch := rep.chartsOf(rep.Across); !strings.HasSuffix(ch[0].Title, "by kernel: serial (host_boot)") {
 		t.Errorf("with the kernel changed too: %q", ch[0].Title)
 	}
+
+	// -disk sd against virtio: the QEMU machine's name ends in the disk.
+	sd := kernelRun("6.1.0-50-amd64", map[string]float64{"ext4": 0.9}, "")
+	for i := range sd.Results {
+		sd.Results[i].RunID = "sd"
+		sd.Results[i].Attrs = map[string]string{}
+		for k, v := range a.Results[i].Attrs {
+			sd.Results[i].Attrs[k] = v
+		}
+		sd.Results[i].Attrs["disk"] = "sd"
+		sd.Results[i].Attrs["machine"] = "qemu-system-x86_64 q35 sd"
+	}
+	rep = Build([]Input{a, sd}, Options{})
+	ch := rep.chartsOf(rep.Across)
+	if !strings.HasSuffix(ch[0].Title, "by storage device: serial (host_boot)") || strings.Join(ch[0].Bars.Groups, " ") != "A: virtio B: sd" {
+		t.Errorf("-disk sd against virtio: %q, groups %q", ch[0].Title, ch[0].Bars.Groups)
+	}
 }

@@ -35,7 +35,7 @@ func acrossCharts(t *table) (*Context, []*Chart) {
 			differ = append(differ, a)
 		}
 	}
-	differ = namingAttrs(differ)
+	differ = namingAttrs(differ, t.contexts)
 	for _, c := range t.contexts {
 		for _, v := range c.Variants {
 			addUnique(&across.Variants, v)
@@ -68,16 +68,23 @@ func acrossCharts(t *table) (*Context, []*Chart) {
 
 // namingAttrs keeps, of the attributes in which contexts differ, those
 // that tell a reader what changed: the kernel package goes with the
-// kernel, and the spec's fingerprint and the runner's version only name a
+// kernel, a QEMU machine that differs only by its disk with the storage
+// device, and the spec's fingerprint and the runner's version only name a
 // context when nothing else does.
-func namingAttrs(differ []Attr) []Attr {
+func namingAttrs(differ []Attr, cs []*Context) []Attr {
 	has := func(keys ...string) bool {
 		return slices.ContainsFunc(differ, func(a Attr) bool { return slices.Contains(keys, a.Key) })
+	}
+	machineIsDisk := has("disk")
+	machine0 := strings.TrimSuffix(cs[0].Value("machine"), " "+cs[0].Value("disk"))
+	for _, c := range cs {
+		machineIsDisk = machineIsDisk && strings.TrimSuffix(c.Value("machine"), " "+c.Value("disk")) == machine0
 	}
 	var out []Attr
 	for _, a := range differ {
 		switch {
 		case a.Key == "kernel_package" && has("kernel"):
+		case a.Key == "machine" && machineIsDisk:
 		case (a.Key == "fingerprint" || a.Key == "runner") &&
 			has("target", "board", "machine", "accel", "disk", "kernel", "kernel_package"):
 		default:
