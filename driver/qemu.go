@@ -101,7 +101,7 @@ func RunQEMU(ctx context.Context, v Variant, q QEMU, opt Options) (*Outcome, err
 		_, err := initramfs.Build(w, initramfs.Boot{Kernel: k, Modules: mods, Init: v.Runner})
 		return err
 	}); err != nil {
-		return nil, fmt.Errorf("initramfs: %w", err)
+		return nil, err // initramfs's errors say where they come from
 	}
 	timeout := opt.Timeout
 	if timeout == 0 {

@@ -85,7 +85,7 @@ ensure_go() {
 FSBENCH_TOOL_PACKAGES=(
 	e2fsprogs btrfs-progs f2fs-tools xfsprogs nilfs-tools dosfstools mtools
 	squashfs-tools erofs-utils fdisk gdisk bmap-tools diffutils
-	fakeroot attr xz-utils zstd qemu-system-x86 qemu-system-arm qemu-utils cpio
+	fakeroot attr xz-utils zstd lz4 qemu-system-x86 qemu-system-arm qemu-utils cpio
 	fio postmark sqlite3 chromium shellcheck
 )
 

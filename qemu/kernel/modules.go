@@ -51,7 +51,11 @@ func (k *Kernel) ModuleClosure(names ...string) ([]string, error) {
 			return nil
 		}
 		rel, ok := mods[name]
-		if !ok {
+		switch {
+		case !ok && len(chain) == 0:
+			return fmt.Errorf("kernel %s has no %s driver: it is neither built in nor a module in %s",
+				k.Release, name, k.ModulesDir)
+		case !ok:
 			return fmt.Errorf("kernel %s: module %s (needed by %s) not found in %s",
 				k.Release, name, strings.Join(chain, " -> "), k.ModulesDir)
 		}

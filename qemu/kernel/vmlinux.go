@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // Uncompressed writes an uncompressed kernel into dir (once; later calls
@@ -84,14 +85,17 @@ func (k *Kernel) Uncompressed(ctx context.Context, dir string) (string, error) {
 // payloadFormats are the compressions a bzImage payload can use, with their
 // magic and the command that decompresses one stream from stdin, ignoring
 // the data after it (the bzImage keeps the uncompressed size after the
-// payload). Debian 12 amd64 uses xz (CONFIG_KERNEL_XZ=y).
+// payload). Debian 12 amd64 uses xz (CONFIG_KERNEL_XZ=y), its cloud
+// flavour lz4 in the legacy frame format.
 var payloadFormats = []struct {
+	name  string
 	magic []byte
 	cmd   []string
 }{
-	{[]byte("\xfd7zXZ\x00"), []string{"xz", "-dc", "--single-stream"}},
-	{[]byte("\x28\xb5\x2f\xfd"), []string{"zstd", "-dc"}},
-	{[]byte("\x1f\x8b\x08"), nil}, // gzip: compress/gzip
+	{"xz", []byte("\xfd7zXZ\x00"), []string{"xz", "-dc", "--single-stream"}},
+	{"zstd", []byte("\x28\xb5\x2f\xfd"), []string{"zstd", "-dc"}},
+	{"gzip", []byte("\x1f\x8b\x08"), nil}, // compress/gzip
+	{"lz4", []byte("\x02\x21\x4c\x18"), []string{"lz4", "-dc"}},
 }
 
 // extractVmlinux tries each occurrence of each known magic, like
@@ -121,7 +125,11 @@ func extractVmlinux(ctx context.Context, img []byte) ([]byte, error) {
 			off++
 		}
 	}
-	return nil, errors.New("no compressed vmlinux found (tried xz, zstd, gzip)")
+	var names []string
+	for _, pf := range payloadFormats {
+		names = append(names, pf.name)
+	}
+	return nil, fmt.Errorf("no compressed vmlinux found (tried %s)", strings.Join(names, ", "))
 }
 
 func isELF(b []byte) bool {

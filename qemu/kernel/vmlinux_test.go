@@ -119,3 +119,51 @@ func TestUncompressedArm64(t *testing.T) {
 		t.Errorf("gzip-compressed %s returned as it is", k.Image)
 	}
 }
+
+// TestExtractEveryFormat wraps an ELF file in each payload compression a
+// bzImage can use, after a false start (the magic alone), and checks that
+// the ELF file comes back whole. Debian's generic kernels use xz, the
+// cloud flavour lz4.
+func TestExtractEveryFormat(t *testing.T) {
+	exe, err := os.ReadFile("/bin/true")
+	if err != nil || !isELF(exe) {
+		t.Skip("no /bin/true ELF file to compress")
+	}
+	compress := map[string][]string{
+		"xz":   {"xz", "-c", "--check=crc32"},
+		"zstd": {"zstd", "-c", "-q"},
+		"gzip": {"gzip", "-c", "-n"},
+		"lz4":  {"lz4", "-l", "-c", "-q"}, // the kernel's legacy frame format
+	}
+	for _, pf := range payloadFormats {
+		t.Run(pf.name, func(t *testing.T) {
+			args, ok := compress[pf.name]
+			if !ok {
+				t.Fatalf("no compressor for %s in the test", pf.name)
+			}
+			if _, err := exec.LookPath(args[0]); err != nil {
+				t.Skipf("%s not installed", args[0])
+			}
+			cmd := exec.Command(args[0], args[1:]...)
+			cmd.Stdin = strings.NewReader(string(exe))
+			z, err := cmd.Output()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.HasPrefix(string(z), string(pf.magic)) {
+				t.Fatalf("%s output does not start with the magic %q", pf.name, pf.magic)
+			}
+			img := append([]byte("MZ setup code "), pf.magic...)
+			img = append(img, "garbage after a false start"...)
+			img = append(append(img, z...), 0x40, 0xe2, 0x01, 0x00) // the size field after the payload
+			got, err := extractVmlinux(context.Background(), img)
+			if err != nil || string(got) != string(exe) {
+				t.Errorf("extracted %d bytes, %v; want the %d bytes of /bin/true", len(got), err, len(exe))
+			}
+		})
+	}
+	if _, err := extractVmlinux(context.Background(), []byte("MZ no payload")); err == nil ||
+		!strings.Contains(err.Error(), "tried xz, zstd, gzip, lz4") {
+		t.Errorf("an image without a payload: %v", err)
+	}
+}
