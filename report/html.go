@@ -29,6 +29,10 @@ func (r *Report) HTML() string {
 		}
 	}
 	e := html.EscapeString
+	figure := func(ch *Chart) {
+		w("<figure id=\"", e(ch.Slug), "\">\n", ch.SVG(), "<figcaption>", e(ch.Note), "</figcaption>\n</figure>\n",
+			htmlCaptionedTable(ch.Table, "The numbers of the chart above. "+ch.Caption()+"."))
+	}
 	w("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>", e(r.Title), "</title>\n<style>\n", pageStyle, "\n</style>\n</head>\n<body>\n")
 	w("<h1>", e(r.Title), "</h1>\n<p>", e(r.SummaryLine()), "</p>\n")
 	if warn := r.contextWarning(); warn != "" {
@@ -69,8 +73,7 @@ func (r *Report) HTML() string {
 			w("<p>No chart: these results hold no metric a chart draws (see the tables in summary.csv).</p>\n")
 		}
 		for _, ch := range charts {
-			w("<figure id=\"", e(ch.Slug), "\">\n", ch.SVG(), "<figcaption>", e(ch.Note), "</figcaption>\n</figure>\n",
-				htmlCaptionedTable(ch.Table, "The numbers of the chart above. "+ch.Caption()+"."))
+			figure(ch)
 		}
 		w("</section>\n")
 	}
@@ -78,8 +81,7 @@ func (r *Report) HTML() string {
 	if r.Across != nil {
 		w("<section id=\"across\">\n<h2>Across contexts</h2>\n<p>", e(r.acrossText()), "</p>\n<p class=\"context\">", e(r.Across.Line()), "</p>\n")
 		for _, ch := range r.chartsOf(r.Across) {
-			w("<figure id=\"", e(ch.Slug), "\">\n", ch.SVG(), "<figcaption>", e(ch.Note), "</figcaption>\n</figure>\n",
-				htmlCaptionedTable(ch.Table, "The numbers of the chart above. "+ch.Caption()+"."))
+			figure(ch)
 		}
 		w("</section>\n")
 	}

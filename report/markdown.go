@@ -18,6 +18,10 @@ func (r *Report) Markdown() string {
 			b.WriteString(p)
 		}
 	}
+	figure := func(ch *Chart) {
+		w("\n### ", mdText(ch.Title), "\n\n![", mdText(ch.Title), "](", ChartsDir, "/", ch.Slug, ".svg)\n\n")
+		w("*", mdText(ch.Caption()), ".* ", mdText(ch.Note), "\n\n", mdTable(ch.Table))
+	}
 	w("# ", mdText(r.Title), "\n\n", mdText(r.SummaryLine()), "\n\n")
 	if warn := r.contextWarning(); warn != "" {
 		w("> **", mdText(warn), "**\n\n")
@@ -51,16 +55,14 @@ func (r *Report) Markdown() string {
 			w("\nNo chart: these results hold no metric a chart draws (see summary.csv).\n")
 		}
 		for _, ch := range charts {
-			w("\n### ", mdText(ch.Title), "\n\n![", mdText(ch.Title), "](", ChartsDir, "/", ch.Slug, ".svg)\n\n")
-			w("*", mdText(ch.Caption()), ".* ", mdText(ch.Note), "\n\n", mdTable(ch.Table))
+			figure(ch)
 		}
 	}
 
 	if r.Across != nil {
 		w("\n## Across contexts\n\n", mdText(r.acrossText()), "\n\n", mdText(r.Across.Line()), "\n")
 		for _, ch := range r.chartsOf(r.Across) {
-			w("\n### ", mdText(ch.Title), "\n\n![", mdText(ch.Title), "](", ChartsDir, "/", ch.Slug, ".svg)\n\n")
-			w("*", mdText(ch.Caption()), ".* ", mdText(ch.Note), "\n\n", mdTable(ch.Table))
+			figure(ch)
 		}
 	}
 	w("\n## Failed and skipped results\n\n")
