@@ -18,7 +18,7 @@
 #   -k        keep the work directory (binaries, tool outputs, per-line
 #             errors, JSON) and print its path
 #
-# The driver, bench/internal/capturebench, does one pass with the machine
+# The driver, capture/internal/capturebench, does one pass with the machine
 # as it is ("base": no load added; on a shared machine that is not idle)
 # and one with LOAD busy-looping processes, children of the driver and so
 # in its session (with autogroup scheduling, in its group), like a
@@ -111,7 +111,7 @@ trap 'exit 130' INT TERM
 
 log "building fsbench and capturebench"
 (cd "$repo" && go build -o "$work/bin/fsbench" ./cmd/fsbench &&
-	go build -o "$work/bin/capturebench" ./bench/internal/capturebench)
+	go build -o "$work/bin/capturebench" ./capture/internal/capturebench)
 
 # ---------------------------------------------------------------- machine
 pkgver() { dpkg-query -W -f='${Version}' "$1" 2>/dev/null || echo '?'; }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmark: the runner's built-in fio engine (runner/fio) against Debian's
+# Benchmark: the runner's built-in fio engine (target/fio) against Debian's
 # fio 3.33, job by job, in the same directory on a disk filesystem:
 #   seqread-4MiB-direct     read,      bs 4MiB, 1GiB, O_DIRECT, libaio, iodepth 4
 #   seqwrite-4MiB-direct    write,     bs 4MiB, 1GiB, O_DIRECT, libaio, iodepth 4
@@ -17,11 +17,11 @@
 #   -k          keep the work directory (binaries, JSON results) and print
 #               its path
 #
-# Both engines run through the same program, runner/fio/internal/fiobench,
+# Both engines run through the same program, target/fio/internal/fiobench,
 # which calls fio.Run with Engine "fio" or "builtin": the files are laid out
 # first (fio: its own --create_only pass), the page cache is dropped before
 # the buffered job, then the measured run; fio gets its command line from
-# runner/fio (an argument vector, --output-format=json) and its JSON is
+# target/fio (an argument vector, --output-format=json) and its JSON is
 # parsed there. So the comparison is the one the runner makes on a target.
 #
 # Runs as root (dropping the page cache needs it). Installs fio, time and jq
@@ -87,7 +87,7 @@ esac
 
 fiobench=$work/bin/fiobench
 log "building fiobench"
-(cd "$repo" && CGO_ENABLED=0 go build -o "$fiobench" ./runner/fio/internal/fiobench)
+(cd "$repo" && CGO_ENABLED=0 go build -o "$fiobench" ./target/fio/internal/fiobench)
 
 # The jobs: name|fiobench arguments.
 cases=(

@@ -8,6 +8,7 @@ package buildsys
 
 import (
 	"flag"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -238,5 +239,50 @@ func TestKernelFragmentsAreGenerated(t *testing.T) {
 		if got := readFile(t, c.file); got != want {
 			t.Errorf("%s is not fsbench kconfig of %s %v (go test ./buildsys -update rewrites it):\n%s", c.file, c.spec, c.vars, want)
 		}
+	}
+}
+
+// The build systems stamp the version into a package variable with -X;
+// a package that moved would leave the binaries without it, silently.
+// Every -X of the layer, the BR2_EXTERNAL tree and the install script names
+// a package of this module that declares the variable, and every package
+// they build exists.
+func TestBuildSystemsNameRealPackages(t *testing.T) {
+	const module = "github.com/fsbench/fsbench"
+	files := []string{"../scripts/install.sh"}
+	for _, root := range []string{layerDir, brDir} {
+		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && regexp.MustCompile(`\.(bb|inc|mk)$`).MatchString(p) {
+				files = append(files, p)
+			}
+			return nil
+		})
+	}
+	xflag := regexp.MustCompile(`-X (\$\{GO_IMPORT\}|` + regexp.QuoteMeta(module) + `)/([a-z0-9_/.-]+)\.([A-Za-z_][A-Za-z0-9_]*)=`)
+	pkg := regexp.MustCompile(`(\$\{GO_IMPORT\}|` + regexp.QuoteMeta(module) + `|\./)(cmd/[a-z0-9_/-]+)`)
+	found := 0
+	for _, f := range files {
+		src := readFile(t, f)
+		for _, m := range xflag.FindAllStringSubmatch(src, -1) {
+			found++
+			dir, name := filepath.Join("..", m[2]), m[3]
+			decl := regexp.MustCompile(`(?m)^(var\s+` + name + `\b|\s+` + name + `\s+(string\s*)?=)`)
+			srcs, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+			ok := false
+			for _, s := range srcs {
+				ok = ok || decl.MatchString(readFile(t, s))
+			}
+			if !ok {
+				t.Errorf("%s: -X %s/%s.%s: no package %s declares %s", f, m[1], m[2], name, m[2], name)
+			}
+		}
+		for _, m := range pkg.FindAllStringSubmatch(src, -1) {
+			if fi, err := os.Stat(filepath.Join("..", m[2])); err != nil || !fi.IsDir() {
+				t.Errorf("%s: builds %s, which is not a package of this module", f, m[2])
+			}
+		}
+	}
+	if found < 3 {
+		t.Errorf("found %d -X flags; the recipes, the package files and install.sh each stamp a version", found)
 	}
 }

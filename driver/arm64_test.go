@@ -12,8 +12,8 @@ import (
 
 	"github.com/sirupsen/logrus"
 
-	"github.com/fsbench/fsbench/debian"
 	"github.com/fsbench/fsbench/imagegen"
+	"github.com/fsbench/fsbench/internal/debpkg"
 	"github.com/fsbench/fsbench/internal/testbin"
 	"github.com/fsbench/fsbench/plan"
 	"github.com/fsbench/fsbench/spec"
@@ -71,7 +71,7 @@ func TestArm64InQEMU(t *testing.T) {
 			t.Skipf("needs %s (scripts/test.sh installs it)", tool)
 		}
 	}
-	if err := debian.CheckArch(context.Background(), "arm64"); errors.Is(err, debian.ErrForeignArchNotConfigured) {
+	if err := debpkg.CheckArch(context.Background(), "arm64"); errors.Is(err, debpkg.ErrForeignArchNotConfigured) {
 		t.Skipf("%v (scripts/test.sh does it)", err)
 	}
 	t.Parallel()

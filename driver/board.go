@@ -9,7 +9,7 @@ import (
 
 	"github.com/sirupsen/logrus"
 
-	"github.com/fsbench/fsbench/serialcap"
+	"github.com/fsbench/fsbench/capture"
 )
 
 // Board is a real board on a serial port.
@@ -36,7 +36,7 @@ func RunBoard(ctx context.Context, v Variant, b Board, opt Options) (*Outcome, e
 	if err != nil {
 		return nil, err
 	}
-	port, err := serialcap.OpenSerial(b.Port, serialcap.Config{Baud: b.Baud, RTSCTS: b.RTSCTS})
+	port, err := capture.OpenSerial(b.Port, capture.Config{Baud: b.Baud, RTSCTS: b.RTSCTS})
 	if err != nil {
 		return nil, err
 	}

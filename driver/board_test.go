@@ -9,12 +9,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fsbench/fsbench/capture"
 	"github.com/fsbench/fsbench/imagegen"
 	"github.com/fsbench/fsbench/internal/testbin"
 	"github.com/fsbench/fsbench/plan"
-	"github.com/fsbench/fsbench/resultframe"
-	"github.com/fsbench/fsbench/serialcap"
 	"github.com/fsbench/fsbench/spec"
+	"github.com/fsbench/fsbench/wire/resultframe"
 )
 
 const boardSpec = `
@@ -64,7 +64,7 @@ func TestBoardRun(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	master, slave, err := serialcap.OpenPTY()
+	master, slave, err := capture.OpenPTY()
 	if err != nil {
 		t.Skipf("no pty: %v", err)
 	}

@@ -17,8 +17,8 @@ import (
 	"github.com/fsbench/fsbench/internal/testbin"
 	"github.com/fsbench/fsbench/plan"
 	"github.com/fsbench/fsbench/report"
-	"github.com/fsbench/fsbench/resultframe"
 	"github.com/fsbench/fsbench/spec"
+	"github.com/fsbench/fsbench/wire/resultframe"
 )
 
 // shortRuns are the examples' reduced forms in QEMU (docs/examples.md):

@@ -11,7 +11,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/fsbench/fsbench/runplan"
+	"github.com/fsbench/fsbench/wire/runplan"
 )
 
 // fsTypes lists the filesystem types of the plan's partitions.

@@ -12,8 +12,8 @@ import (
 
 	"github.com/sirupsen/logrus"
 
-	"github.com/fsbench/fsbench/qemu"
-	"github.com/fsbench/fsbench/runplan"
+	"github.com/fsbench/fsbench/driver/qemu"
+	"github.com/fsbench/fsbench/wire/runplan"
 )
 
 // powerSwitch is the QEMU console as one stream across power cuts. When

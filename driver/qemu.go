@@ -16,14 +16,14 @@ import (
 
 	"github.com/sirupsen/logrus"
 
-	"github.com/fsbench/fsbench/console"
+	"github.com/fsbench/fsbench/driver/console"
+	"github.com/fsbench/fsbench/driver/qemu"
+	"github.com/fsbench/fsbench/driver/qemu/initramfs"
+	"github.com/fsbench/fsbench/driver/qemu/kernel"
 	"github.com/fsbench/fsbench/imagegen"
 	"github.com/fsbench/fsbench/internal/atomicfile"
-	"github.com/fsbench/fsbench/qemu"
-	"github.com/fsbench/fsbench/qemu/initramfs"
-	"github.com/fsbench/fsbench/qemu/kernel"
-	"github.com/fsbench/fsbench/resultframe"
-	"github.com/fsbench/fsbench/runplan"
+	"github.com/fsbench/fsbench/wire/resultframe"
+	"github.com/fsbench/fsbench/wire/runplan"
 )
 
 // QEMU describes the virtual target.

@@ -16,8 +16,8 @@ import (
 	"github.com/fsbench/fsbench/imagegen"
 	"github.com/fsbench/fsbench/internal/testbin"
 	"github.com/fsbench/fsbench/plan"
-	"github.com/fsbench/fsbench/resultframe"
 	"github.com/fsbench/fsbench/spec"
+	"github.com/fsbench/fsbench/wire/resultframe"
 )
 
 // reliabilitySpec is examples/elc2015.fsb.hcl's reliability part, cut

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/fsbench/fsbench/units"
+	"github.com/fsbench/fsbench/internal/units"
 )
 
 // TestF2FSLayoutMatchesMkfs runs mkfs.f2fs over a grid of sizes and section

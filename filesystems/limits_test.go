@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fsbench/fsbench/units"
+	"github.com/fsbench/fsbench/internal/units"
 )
 
 // These tests hold the catalogue's limits against the real tools, so that

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fsbench/fsbench/units"
+	"github.com/fsbench/fsbench/internal/units"
 )
 
 // These tests run the resolved commands with the real tools: each type is

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fsbench/fsbench/units"
+	"github.com/fsbench/fsbench/internal/units"
 )
 
 func base(typ string) Spec {

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/fsbench/fsbench/units"
+	"github.com/fsbench/fsbench/internal/units"
 )
 
 // Resolve checks s against the real limits of its type's tools and returns

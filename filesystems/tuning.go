@@ -6,8 +6,8 @@ import (
 
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/fsbench/fsbench/fields"
-	"github.com/fsbench/fsbench/suggest"
+	"github.com/fsbench/fsbench/internal/suggest"
+	"github.com/fsbench/fsbench/spec/fields"
 )
 
 // recheck runs a converted tuning value through its field again. Resolve

@@ -8,8 +8,8 @@ import (
 	"strconv"
 
 	"github.com/fsbench/fsbench/filesystems"
+	"github.com/fsbench/fsbench/internal/units"
 	"github.com/fsbench/fsbench/plan"
-	"github.com/fsbench/fsbench/units"
 )
 
 // buildFilesystem makes the filesystem of p in imgDir, its work files in

@@ -7,10 +7,10 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/fsbench/fsbench/imagegen/payload"
+	"github.com/fsbench/fsbench/imagegen/userland"
 	"github.com/fsbench/fsbench/internal/atomicfile"
-	"github.com/fsbench/fsbench/payload"
 	"github.com/fsbench/fsbench/plan"
-	"github.com/fsbench/fsbench/userland"
 )
 
 // PayloadManifest records what the build added to the root filesystem.

@@ -8,11 +8,11 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/fsbench/fsbench/imagegen/payload"
+	"github.com/fsbench/fsbench/imagegen/userland"
 	"github.com/fsbench/fsbench/internal/atomicfile"
-	"github.com/fsbench/fsbench/payload"
 	"github.com/fsbench/fsbench/plan"
-	"github.com/fsbench/fsbench/runplan"
-	"github.com/fsbench/fsbench/userland"
+	"github.com/fsbench/fsbench/wire/runplan"
 )
 
 // targetPrograms are the programs the runner runs for the plan's steps:

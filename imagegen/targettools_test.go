@@ -9,11 +9,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fsbench/fsbench/debian"
+	"github.com/fsbench/fsbench/internal/debpkg"
 	"github.com/fsbench/fsbench/internal/testbin"
 	"github.com/fsbench/fsbench/plan"
-	"github.com/fsbench/fsbench/runplan"
 	"github.com/fsbench/fsbench/spec"
+	"github.com/fsbench/fsbench/wire/runplan"
 )
 
 const busyboxWithChecks = `
@@ -59,9 +59,9 @@ func TestBusyboxCarriesTheTestsTools(t *testing.T) {
 	m, err := Build(context.Background(), p, v, Options{OutDir: out, SpecDir: s.Dir, Epoch: 1700000000,
 		CacheDir: testbin.CacheDir(), Runner: testbin.Runner(t, "amd64")})
 	switch {
-	case errors.Is(err, debian.ErrUnreachable):
+	case errors.Is(err, debpkg.ErrUnreachable):
 		t.Skipf("cannot reach the Debian mirror: %v", err)
-	case errors.Is(err, debian.ErrForeignArchNotConfigured):
+	case errors.Is(err, debpkg.ErrForeignArchNotConfigured):
 		t.Skipf("%v (scripts/test.sh does it)", err)
 	case err != nil:
 		t.Fatal(err)

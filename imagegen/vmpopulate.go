@@ -12,13 +12,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fsbench/fsbench/capture"
+	"github.com/fsbench/fsbench/driver/qemu"
+	"github.com/fsbench/fsbench/driver/qemu/initramfs"
+	"github.com/fsbench/fsbench/driver/qemu/kernel"
+	"github.com/fsbench/fsbench/imagegen/payload"
 	"github.com/fsbench/fsbench/internal/atomicfile"
-	"github.com/fsbench/fsbench/payload"
-	"github.com/fsbench/fsbench/populate"
-	"github.com/fsbench/fsbench/qemu"
-	"github.com/fsbench/fsbench/qemu/initramfs"
-	"github.com/fsbench/fsbench/qemu/kernel"
-	"github.com/fsbench/fsbench/serialcap"
+	"github.com/fsbench/fsbench/target/populate"
 )
 
 // vmPopulate writes the staged tree into the filesystem image img of type
@@ -62,7 +62,7 @@ func (b *builder) vmPopulate(ctx context.Context, fstype, img string, t *tree, w
 	}
 	defer vm.Close()
 	var tail bytes.Buffer
-	res, err := serialcap.Capture(ctx, vm.Console(), serialcap.Options{
+	res, err := capture.Capture(ctx, vm.Console(), capture.Options{
 		Raw:  &tail,
 		Quit: populateMarkers,
 	})

@@ -14,8 +14,8 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
-	"github.com/fsbench/fsbench/diag"
 	"github.com/fsbench/fsbench/spec"
+	"github.com/fsbench/fsbench/spec/diag"
 )
 
 // collectInputs digests every file the spec reads, so that the

@@ -3,8 +3,8 @@ package plan
 import (
 	"github.com/hashicorp/hcl/v2"
 
-	"github.com/fsbench/fsbench/diag"
 	"github.com/fsbench/fsbench/spec"
+	"github.com/fsbench/fsbench/spec/diag"
 )
 
 // Load reads the spec at path and resolves its plan, the way `validate`

@@ -7,11 +7,11 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
-	"github.com/fsbench/fsbench/diag"
 	"github.com/fsbench/fsbench/filesystems"
-	"github.com/fsbench/fsbench/layout"
+	"github.com/fsbench/fsbench/plan/layout"
 	"github.com/fsbench/fsbench/recipes"
 	"github.com/fsbench/fsbench/spec"
+	"github.com/fsbench/fsbench/spec/diag"
 )
 
 // Resolve turns a loaded spec into a plan, without its inputs and

@@ -5,7 +5,7 @@ import (
 	"regexp"
 	"time"
 
-	"github.com/fsbench/fsbench/fields"
+	"github.com/fsbench/fsbench/spec/fields"
 )
 
 func newBootTime() *Recipe {

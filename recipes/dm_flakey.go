@@ -4,8 +4,8 @@ import (
 	"slices"
 	"time"
 
-	"github.com/fsbench/fsbench/fields"
-	"github.com/fsbench/fsbench/runplan"
+	"github.com/fsbench/fsbench/spec/fields"
+	"github.com/fsbench/fsbench/wire/runplan"
 )
 
 // dm-flakey (Documentation/admin-guide/device-mapper/dm-flakey.rst) maps a

@@ -15,8 +15,8 @@ package recipes
 import (
 	"fmt"
 
-	"github.com/fsbench/fsbench/fields"
-	"github.com/fsbench/fsbench/suggest"
+	"github.com/fsbench/fsbench/internal/suggest"
+	"github.com/fsbench/fsbench/spec/fields"
 )
 
 // Target says what the `on` attribute of a test block must name. The spec

@@ -3,7 +3,7 @@ package recipes
 import (
 	"sort"
 
-	"github.com/fsbench/fsbench/suggest"
+	"github.com/fsbench/fsbench/internal/suggest"
 )
 
 // catalogue maps each recipe name to the function that builds it. Building on

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fsbench/fsbench/resultframe"
+	"github.com/fsbench/fsbench/wire/resultframe"
 )
 
 // kernelRun makes the boot_time results of one run on kernel: three

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/fsbench/fsbench/resultframe"
+	"github.com/fsbench/fsbench/wire/resultframe"
 )
 
 // Row aggregates the iterations of one metric of one candidate (variant)

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fsbench/fsbench/resultframe"
+	"github.com/fsbench/fsbench/wire/resultframe"
 )
 
 // chromium runs headless Chromium on page with args and returns its

@@ -3,7 +3,7 @@ package report
 import (
 	"strings"
 
-	"github.com/fsbench/fsbench/resultframe"
+	"github.com/fsbench/fsbench/wire/resultframe"
 )
 
 // contextKeys are the result attributes that say where and with what a

@@ -3,7 +3,7 @@ package report
 import (
 	"strings"
 
-	"github.com/fsbench/fsbench/resultframe"
+	"github.com/fsbench/fsbench/wire/resultframe"
 )
 
 // Direction says which way a metric gets better.

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/fsbench/fsbench/units"
+	"github.com/fsbench/fsbench/internal/units"
 )
 
 // linesSVG draws a line chart on a logarithmic x axis: dd rates against block size, latency

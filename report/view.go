@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/fsbench/fsbench/resultframe"
+	"github.com/fsbench/fsbench/wire/resultframe"
 )
 
 // view is the part of the aggregated table that belongs to one context,

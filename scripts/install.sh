@@ -15,6 +15,6 @@ go build -trimpath -o "$dir/fsbench" ./cmd/fsbench
 for arch in amd64 arm64 arm riscv64; do
 	log "building fsbench-runner-$arch"
 	CGO_ENABLED=0 GOOS=linux GOARCH=$arch GOARM=7 go build -trimpath \
-		-ldflags "-s -w -X github.com/fsbench/fsbench/runner.Version=$version" \
+		-ldflags "-s -w -X github.com/fsbench/fsbench/target/runner.Version=$version" \
 		-o "$dir/fsbench-runner-$arch" ./cmd/fsbench-runner
 done

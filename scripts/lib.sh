@@ -93,7 +93,7 @@ FSBENCH_TOOL_PACKAGES=(
 # another host: the qemu tests boot Debian's arm64 kernel
 # (linux-image-arm64, fetched with apt-get download, never installed)
 # under qemu-system-aarch64, and the busybox userland and the target tools
-# of arm boards come from armhf packages. Package debian refuses to change
+# of arm boards come from armhf packages. Package debpkg refuses to change
 # the host's dpkg configuration itself.
 ensure_foreign_archs() {
 	local host added=

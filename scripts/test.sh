@@ -34,5 +34,5 @@ fuzz() { go test -run '^$' -fuzz "^$1\$" -fuzztime "$fuzztime" -fuzzminimizetime
 log "fuzzing the spec decoder ($fuzztime)"
 fuzz FuzzLoad spec
 log "fuzzing the result frame decoder ($fuzztime each)"
-fuzz FuzzDecode resultframe
-fuzz FuzzMutateFrame resultframe
+fuzz FuzzDecode wire/resultframe
+fuzz FuzzMutateFrame wire/resultframe

@@ -7,9 +7,9 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
-	"github.com/fsbench/fsbench/diag"
-	"github.com/fsbench/fsbench/fields"
 	"github.com/fsbench/fsbench/filesystems"
+	"github.com/fsbench/fsbench/spec/diag"
+	"github.com/fsbench/fsbench/spec/fields"
 )
 
 var filesystemSchema = &hcl.BodySchema{

@@ -13,10 +13,10 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
-	"github.com/fsbench/fsbench/diag"
 	"github.com/fsbench/fsbench/internal/golden"
 	"github.com/fsbench/fsbench/plan"
 	"github.com/fsbench/fsbench/spec"
+	"github.com/fsbench/fsbench/spec/diag"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")

@@ -12,7 +12,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/fsbench/fsbench/diag"
+	"github.com/fsbench/fsbench/spec/diag"
 )
 
 // Options carries everything outside the spec file that may change its

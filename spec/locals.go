@@ -7,7 +7,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/fsbench/fsbench/diag"
+	"github.com/fsbench/fsbench/spec/diag"
 )
 
 // evalLocals evaluates the attributes of all locals blocks in dependency

@@ -5,7 +5,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
-	"github.com/fsbench/fsbench/diag"
+	"github.com/fsbench/fsbench/spec/diag"
 )
 
 var partitionSchema = &hcl.BodySchema{

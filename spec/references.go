@@ -7,7 +7,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
-	"github.com/fsbench/fsbench/diag"
+	"github.com/fsbench/fsbench/spec/diag"
 )
 
 // checkReferences reports every var.NAME and local.NAME that names nothing,

@@ -9,7 +9,7 @@ import (
 	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/function"
 
-	"github.com/fsbench/fsbench/units"
+	"github.com/fsbench/fsbench/internal/units"
 )
 
 // Spec authors think in sizes: `"4MiB" * 2`, `var.erase_block / "4KiB"`,

@@ -3,9 +3,9 @@ package spec
 import (
 	"github.com/hashicorp/hcl/v2"
 
-	"github.com/fsbench/fsbench/diag"
 	"github.com/fsbench/fsbench/filesystems"
 	"github.com/fsbench/fsbench/recipes"
+	"github.com/fsbench/fsbench/spec/diag"
 )
 
 // decodeTest reads a test block against its recipe's schema. The "on"

@@ -11,7 +11,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 
-	"github.com/fsbench/fsbench/diag"
+	"github.com/fsbench/fsbench/spec/diag"
 )
 
 // variable is a declared input of the spec.

@@ -10,8 +10,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/fsbench/fsbench/bootinit"
-	"github.com/fsbench/fsbench/runner"
+	"github.com/fsbench/fsbench/target/bootinit"
+	"github.com/fsbench/fsbench/target/runner"
 )
 
 func main() {

@@ -5,7 +5,7 @@ package main
 import (
 	"os"
 
-	"github.com/fsbench/fsbench/cli"
+	"github.com/fsbench/fsbench/cmd/fsbench/cli"
 )
 
 func main() { os.Exit(cli.Run()) }

@@ -11,7 +11,7 @@ import (
 
 // TestStartHeldSurvivesEndedThreads ends many threads while a child with
 // a death signal runs: goroutines that return locked take their thread
-// with them, as a serialcap reader with a raised priority does. A child
+// with them, as a capture reader with a raised priority does. A child
 // forked from any of those threads would be killed.
 func TestStartHeldSurvivesEndedThreads(t *testing.T) {
 	sleep, err := exec.LookPath("sleep")

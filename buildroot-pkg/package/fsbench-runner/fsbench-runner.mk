@@ -14,7 +14,7 @@ FSBENCH_RUNNER_BUILD_TARGETS = cmd/fsbench-runner
 # Static and free of cgo, as fsbench build expects of the runner it
 # copies into images: it runs before anything else is known to work.
 FSBENCH_RUNNER_GO_ENV = CGO_ENABLED=0
-FSBENCH_RUNNER_LDFLAGS = -X github.com/fsbench/fsbench/runner.Version=$(FSBENCH_RUNNER_VERSION)
+FSBENCH_RUNNER_LDFLAGS = -X github.com/fsbench/fsbench/target/runner.Version=$(FSBENCH_RUNNER_VERSION)
 FSBENCH_RUNNER_OVERRIDE_SRCDIR_RSYNC_EXCLUSIONS = \
 	--exclude=/bin --exclude=/out --exclude=/vendor
 

@@ -14,7 +14,7 @@ FSBENCH_GOMOD = github.com/fsbench/fsbench
 HOST_FSBENCH_GOMOD = $(FSBENCH_GOMOD)
 FSBENCH_BUILD_TARGETS = cmd/fsbench
 HOST_FSBENCH_BUILD_TARGETS = cmd/fsbench
-FSBENCH_LDFLAGS = -X github.com/fsbench/fsbench/cli.Version=$(FSBENCH_VERSION)
+FSBENCH_LDFLAGS = -X github.com/fsbench/fsbench/cmd/fsbench/cli.Version=$(FSBENCH_VERSION)
 HOST_FSBENCH_LDFLAGS = $(FSBENCH_LDFLAGS)
 FSBENCH_OVERRIDE_SRCDIR_RSYNC_EXCLUSIONS = \
 	--exclude=/bin --exclude=/out --exclude=/vendor

@@ -6,7 +6,7 @@ the root filesystem. The fsbench-image class runs it on an image's rootfs."
 require fsbench.inc
 
 GO_INSTALL = "${GO_IMPORT}/cmd/fsbench"
-GO_EXTRA_LDFLAGS = "-X ${GO_IMPORT}/cli.Version=${PV}"
+GO_EXTRA_LDFLAGS = "-X ${GO_IMPORT}/cmd/fsbench/cli.Version=${PV}"
 
 inherit native
 

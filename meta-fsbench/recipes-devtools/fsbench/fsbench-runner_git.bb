@@ -6,7 +6,7 @@ reports its results on the serial console."
 require fsbench.inc
 
 GO_INSTALL = "${GO_IMPORT}/cmd/fsbench-runner"
-GO_EXTRA_LDFLAGS = "-X ${GO_IMPORT}/runner.Version=${PV}"
+GO_EXTRA_LDFLAGS = "-X ${GO_IMPORT}/target/runner.Version=${PV}"
 
 # The boards fsbench builds runners for; goarch.bbclass maps TARGET_ARCH to
 # GOARCH (x86_64 amd64, aarch64 arm64, arm arm with GOARM from the tune,

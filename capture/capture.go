@@ -1,0 +1,202 @@
+package capture
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"time"
+)
+
+// Options configures Capture. The zero value captures until the input ends
+// with the default milestones and no output.
+type Options struct {
+	// Idle is the partial-line delay of the Reader (0: DefaultIdle).
+	Idle time.Duration
+	// Reset sets the time base to the start of every line it matches
+	// (anywhere in the line), like grabserial -m. Before the first match the
+	// base is the first byte received.
+	Reset *regexp.Regexp
+	// Quit stops the capture after the first line it matches (-q).
+	Quit *regexp.Regexp
+	// Timeout stops the capture this long after it started (-e); 0: none.
+	Timeout time.Duration
+	// Out receives "[abs delta] line" text; nil: none.
+	Out io.Writer
+	// Raw receives the exact byte stream; nil: none.
+	Raw io.Writer
+	// Milestones replaces DefaultMilestones when non-nil.
+	Milestones []Milestone
+	// Priority is the scheduling the reading thread asks for.
+	Priority Priority
+}
+
+// Stop tells why a capture ended.
+type Stop int
+
+// Reasons for the end of a capture.
+const (
+	StopEOF     Stop = iota // input ended or hung up
+	StopQuit                // the quit pattern matched
+	StopTimeout             // Options.Timeout elapsed
+)
+
+func (s Stop) String() string {
+	return [...]string{"eof", "quit", "timeout"}[s]
+}
+
+// Stamped is a line with its grabserial timestamps.
+type Stamped struct {
+	Line
+	Abs   time.Duration // since the time base
+	Delta time.Duration // since the start of the previous line
+}
+
+// Result is what a capture saw. Lines holds one entry per line; a partial
+// line that was completed later is replaced by its complete form.
+type Result struct {
+	First      time.Time // arrival of the first byte
+	Base       time.Time // time base at the end of the capture
+	Lines      []Stamped
+	Milestones []Hit
+	Stop       Stop
+	// Sched is what the reading thread obtained of Options.Priority
+	// (Reader.Sched): "" when it runs like the rest of the process.
+	Sched string
+}
+
+var errTimeout = errors.New("capture: capture timeout")
+
+// Capture reads src (normally from OpenSerial or OpenUnix) until the input
+// ends, the quit pattern matches, the timeout elapses or ctx is done. It
+// returns a nil error for the first three; Result.Stop says which.
+//
+// Raw gets every byte read by the time the quit line is handed over, so
+// after a quit it may end a few bytes past the quit line; bytes still
+// queued in the kernel are not consumed.
+func Capture(ctx context.Context, src io.Reader, opt Options) (*Result, error) {
+	if opt.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, opt.Timeout, errTimeout)
+		defer cancel()
+	}
+	ms := opt.Milestones
+	if ms == nil {
+		ms = DefaultMilestones()
+	}
+	rd := NewReaderPriority(src, opt.Idle, opt.Priority)
+	rd.Raw = opt.Raw
+	defer rd.Close()
+
+	c := &capturer{opt: opt, ms: ms, res: &Result{Sched: rd.Sched()}}
+	for {
+		l, err := rd.Next(ctx)
+		if err != nil {
+			if e := c.endOutput(); e != nil {
+				return c.res, e
+			}
+			switch {
+			case err == io.EOF:
+				c.res.Stop = StopEOF
+				return c.res, nil
+			case ctx.Err() != nil && context.Cause(ctx) == errTimeout:
+				c.res.Stop = StopTimeout
+				return c.res, nil
+			}
+			return c.res, err
+		}
+		quit, err := c.line(l)
+		if err != nil {
+			return c.res, err
+		}
+		if quit {
+			if e := c.endOutput(); e != nil {
+				return c.res, e
+			}
+			c.res.Stop = StopQuit
+			return c.res, nil
+		}
+	}
+}
+
+type capturer struct {
+	opt  Options
+	ms   []Milestone
+	res  *Result
+	prev time.Time // Start of the previous line
+	open bool      // Out holds a partial line without its newline yet
+}
+
+// line handles one emission from the Reader and reports whether the quit
+// pattern matched.
+func (c *capturer) line(l Line) (bool, error) {
+	r := c.res
+	if r.First.IsZero() {
+		r.First, r.Base = l.Start, l.Start
+	}
+	text := StripANSI(l.Text())
+	if c.opt.Reset != nil && c.opt.Reset.MatchString(text) {
+		r.Base = l.Start
+	}
+	s := Stamped{Line: l, Abs: l.Start.Sub(r.Base)}
+	if l.Shown == 0 {
+		if !c.prev.IsZero() {
+			s.Delta = l.Start.Sub(c.prev)
+		}
+		c.prev = l.Start
+		r.Lines = append(r.Lines, s)
+	} else {
+		// Continuation of a line already emitted as partial: same start.
+		s.Delta = r.Lines[len(r.Lines)-1].Delta
+		r.Lines[len(r.Lines)-1] = s
+	}
+	for _, m := range c.ms {
+		if _, seen := r.Milestone(m.Name); !seen && m.Pattern.MatchString(text) {
+			r.Milestones = append(r.Milestones, Hit{Name: m.Name, Time: l.Start, Abs: s.Abs, Line: text})
+		}
+	}
+	if err := c.print(s); err != nil {
+		return false, err
+	}
+	return c.opt.Quit != nil && c.opt.Quit.MatchString(text), nil
+}
+
+// print writes the grabserial form. A line emitted in pieces gets one
+// timestamp, printed with its first piece.
+func (c *capturer) print(s Stamped) error {
+	w := c.opt.Out
+	if w == nil {
+		return nil
+	}
+	var b []byte
+	if s.Shown == 0 {
+		b = fmt.Appendf(b, "[%11.6f %9.6f] ", s.Abs.Seconds(), s.Delta.Seconds())
+	}
+	if s.Partial {
+		b = append(b, s.New()...)
+		c.open = true
+	} else {
+		// The terminator is written as a plain "\n"; the raw log keeps the
+		// original "\r\n".
+		body := s.New()
+		if n := len(s.Bytes) - len(s.Text()); n <= len(body) {
+			body = body[:len(body)-n]
+		} else {
+			body = nil
+		}
+		b = append(append(b, body...), '\n')
+		c.open = false
+	}
+	_, err := w.Write(b)
+	return err
+}
+
+func (c *capturer) endOutput() error {
+	if !c.open || c.opt.Out == nil {
+		return nil
+	}
+	c.open = false
+	_, err := c.opt.Out.Write([]byte{'\n'})
+	return err
+}

@@ -1,0 +1,258 @@
+//go:build linux
+
+package capture
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// chunked hands out data in reads of varying sizes and counts the bytes
+// handed out so far.
+type chunked struct {
+	data  []byte
+	sizes []int
+	i     int
+	given atomic.Int64
+}
+
+func (c *chunked) Read(p []byte) (int, error) {
+	if len(c.data) == 0 {
+		return 0, io.EOF
+	}
+	n := min(len(p), len(c.data), c.sizes[c.i%len(c.sizes)])
+	c.i++
+	copy(p, c.data[:n])
+	c.data = c.data[n:]
+	c.given.Add(int64(n))
+	return n, nil
+}
+
+// stream is lines of many lengths, one of them longer than an arena, and
+// a last line without newline.
+func stream() (data []byte, lines []string) {
+	for i := range 600 {
+		n := (i * 37) % 1500
+		if i == 300 {
+			n = 3 * arenaSize / 2
+		}
+		l := fmt.Sprintf("%d:%s\r\n", i, strings.Repeat(string(rune('a'+i%26)), n))
+		lines = append(lines, l)
+		data = append(data, l...)
+	}
+	lines = append(lines, "~ # ")
+	return append(data, "~ # "...), lines
+}
+
+// TestReaderArenas feeds several arenas' worth of lines in reads that cut
+// lines anywhere: every line must come out whole, in order, the raw copy
+// must be the stream, and a line handed out must stay intact while the
+// reader goes on filling its arena.
+func TestReaderArenas(t *testing.T) {
+	data, want := stream()
+	src := &chunked{data: bytes.Clone(data), sizes: []int{1, 7, 16, 500, 4095, 3, 9000, 64}}
+	var raw bytes.Buffer
+	rd := NewReader(src, -1)
+	rd.Raw = &raw
+	defer rd.Close()
+	var got []Line
+	for {
+		l, err := rd.Next(context.Background())
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Appending to a line must not write into the next one.
+		_ = append(l.Bytes, "XXXX"...)
+		got = append(got, l)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d lines, want %d", len(got), len(want))
+	}
+	for i, l := range got {
+		last := i == len(got)-1
+		if string(l.Bytes) != want[i] || l.Shown != 0 || l.Partial != last {
+			t.Fatalf("line %d: %d bytes %.40q partial=%v shown=%d, want %.40q partial=%v", i, len(l.Bytes), l.Bytes, l.Partial, l.Shown, want[i], last)
+		}
+		if l.End.Before(l.Start) {
+			t.Errorf("line %d ends before it starts", i)
+		}
+	}
+	if !bytes.Equal(raw.Bytes(), data) {
+		t.Errorf("raw copy differs from the stream (%d bytes, want %d)", raw.Len(), len(data))
+	}
+}
+
+// TestReaderBacklog checks that a consumer that does not keep up makes the
+// reader wait instead of piling up the whole input, and that nothing is
+// lost when it catches up.
+func TestReaderBacklog(t *testing.T) {
+	const backlog, chunk = 4096, 512
+	data, want := stream()
+	src := &chunked{data: bytes.Clone(data), sizes: []int{chunk}}
+	var raw bytes.Buffer
+	rd := newReader(src, -1, PriorityNormal, backlog)
+	rd.Raw = &raw
+	defer rd.Close()
+	time.Sleep(100 * time.Millisecond) // a consumer busy elsewhere
+	if n := src.given.Load(); n > backlog+chunk {
+		t.Fatalf("the reader took %d bytes before the consumer took any; the backlog is %d", n, backlog)
+	}
+	n := 0
+	for {
+		l, err := rd.Next(context.Background())
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(l.Bytes) != want[n] {
+			t.Fatalf("line %d is %.40q, want %.40q", n, l.Bytes, want[n])
+		}
+		n++
+	}
+	if n != len(want) || !bytes.Equal(raw.Bytes(), data) {
+		t.Fatalf("%d lines of %d, raw %d bytes of %d", n, len(want), raw.Len(), len(data))
+	}
+}
+
+// TestPartialWaitsForSilence trickles a line without newline, one byte at
+// a time at intervals shorter than the idle delay: the partial emission
+// must come only once the line has been silent for the whole delay, not an
+// idle delay after the line began.
+func TestPartialWaitsForSilence(t *testing.T) {
+	const idle = 150 * time.Millisecond
+	master, slave := openPTY(t, Config{})
+	rd := NewReader(slave, idle)
+	defer rd.Close()
+	go func() {
+		for range 10 {
+			if _, err := master.Write([]byte("x")); err != nil {
+				return
+			}
+			time.Sleep(30 * time.Millisecond)
+		}
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var shown int
+	for shown < 10 {
+		l, err := rd.Next(ctx)
+		if err != nil {
+			t.Fatalf("after %d bytes: %v", shown, err)
+		}
+		if quiet := time.Since(l.End); !l.Partial || l.Shown != shown || quiet < idle {
+			t.Fatalf("emission %+v after %v of silence, want a partial line after %d bytes and at least %v", l, quiet, shown, idle)
+		}
+		shown = len(l.Bytes)
+	}
+	if _, err := master.Write([]byte("\r\n")); err != nil {
+		t.Fatal(err)
+	}
+	l, err := rd.Next(ctx)
+	if err != nil || l.Partial || string(l.Bytes) != "xxxxxxxxxx\r\n" || l.Shown != 10 {
+		t.Fatalf("completion %+v, %v", l, err)
+	}
+}
+
+// threadSched is the scheduling of one thread of this process, from
+// /proc/self/task/TID/stat.
+type threadSched struct {
+	tid, nice, rtprio, policy int
+}
+
+func threads(t *testing.T) []threadSched {
+	t.Helper()
+	paths, err := filepath.Glob("/proc/self/task/*/stat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []threadSched
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			continue // the thread ended
+		}
+		// Fields after the command name, which may hold spaces: state
+		// is field 3, nice 19, rt_priority 40, policy 41.
+		f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+2:]))
+		num := func(field int) int { n, _ := strconv.Atoi(f[field-3]); return n }
+		tid, _ := strconv.Atoi(filepath.Base(filepath.Dir(p)))
+		out = append(out, threadSched{tid: tid, nice: num(19), rtprio: num(40), policy: num(41)})
+	}
+	return out
+}
+
+// raised lists the threads that carry what Sched reported.
+func raised(t *testing.T, sched string) []threadSched {
+	var out []threadSched
+	for _, th := range threads(t) {
+		if sched == "SCHED_FIFO 1" && th.policy == 1 && th.rtprio == 1 || sched == "nice -10" && th.nice == -10 {
+			out = append(out, th)
+		}
+	}
+	return out
+}
+
+// TestPriorityHighIsTheReadersOnly checks that PriorityHigh raises exactly
+// one thread, the reading one, and that the raised thread ends with the
+// reader instead of going back to the runtime for other goroutines.
+func TestPriorityHighIsTheReadersOnly(t *testing.T) {
+	if got := raised(t, "SCHED_FIFO 1"); len(got) != 0 {
+		t.Fatalf("real-time threads before the test: %+v", got)
+	}
+	master, slave := openPTY(t, Config{})
+	rd := NewReaderPriority(slave, -1, PriorityHigh)
+	defer rd.Close()
+	sched := rd.Sched()
+	if sched == "" {
+		t.Skip("this process may not raise a thread's priority (needs root, CAP_SYS_NICE or RLIMIT_RTPRIO/RLIMIT_NICE)")
+	}
+	if got := raised(t, sched); len(got) != 1 {
+		t.Fatalf("Sched %q, but %d threads carry it: %+v", sched, len(got), got)
+	}
+	if _, err := master.Write([]byte("one\n")); err != nil {
+		t.Fatal(err)
+	}
+	if l, err := rd.Next(context.Background()); err != nil || string(l.Bytes) != "one\n" {
+		t.Fatalf("line %q, %v", l.Bytes, err)
+	}
+	master.Close() // hang up: the reading goroutine returns, its thread ends
+	if _, err := rd.Next(context.Background()); err != io.EOF {
+		t.Fatalf("after the hangup: %v, want EOF", err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for len(raised(t, sched)) > 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("a thread still carries %q after the reader ended: %+v", sched, raised(t, sched))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestPriorityNormalLeavesThreadsAlone: the default raises nothing.
+func TestPriorityNormalLeavesThreadsAlone(t *testing.T) {
+	_, slave := openPTY(t, Config{})
+	rd := NewReader(slave, -1)
+	defer rd.Close()
+	if rd.Sched() != "" {
+		t.Fatalf("Sched %q with PriorityNormal", rd.Sched())
+	}
+	for _, th := range threads(t) {
+		if th.policy != 0 {
+			t.Errorf("thread %d has policy %d", th.tid, th.policy)
+		}
+	}
+}

@@ -1,0 +1,150 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/fsbench/fsbench/imagegen"
+	"github.com/fsbench/fsbench/imagegen/payload"
+	"github.com/fsbench/fsbench/plan"
+)
+
+func runBuild(env *Env, args []string) int {
+	fs := newFlagSet(env, "build", "SPEC",
+		"Build the disk images of every variant (or one) into OUT/<variant>/: the image,\nits manifest.json, bootargs.txt, fstab and the bootloader file the board expects.\nWhen the spec has tests, the root filesystem also gets the runner, the compiled\ntest plan and a start hook (written beside the image as payload/ and payload.tar).\nTimestamps come from SOURCE_DATE_EPOCH (1980-01-01 when unset), so the same\nspec and inputs give bit-identical images. An interrupted build leaves no image behind.")
+	var sf specFlags
+	sf.register(fs)
+	out := fs.String("o", "out", "output directory")
+	variant := fs.String("variant", "", "only this variant")
+	jobs := fs.Int("j", 0, "filesystems built at once (default: one per CPU)")
+	fullSHA := fs.Bool("sha256", false, "also record the SHA-256 of each whole image (reads every hole: about a second per GiB)")
+	var compress listFlag
+	fs.Var(&compress, "compress", "also write IMAGE.zst or IMAGE.xz (repeatable)")
+	runner := fs.String("runner", "", "the fsbench-runner binary for the board (default: $FSBENCH_RUNNER, else fsbench-runner-<arch> beside fsbench)")
+	noPayload := fs.Bool("no-payload", false, "do not add the runner and the test plan to the root filesystem")
+	if code, done := parse(fs, args); done {
+		return code
+	}
+	if *runner == "" {
+		*runner = lookupEnv(env.Environ, payload.RunnerEnv)
+	}
+	path, code := oneSpec(env, fs, &sf)
+	if code != ExitOK {
+		return code
+	}
+	for _, c := range compress {
+		if !slices.Contains(imagegen.Compressions, c) {
+			fmt.Fprintf(env.Stderr, "fsbench build: -compress %q: use one of %s\n", c, strings.Join(imagegen.Compressions, ", "))
+			return ExitUsage
+		}
+	}
+	epoch, err := sourceDateEpoch(env.Environ)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "fsbench build: %s\n", err)
+		return ExitUsage
+	}
+	s, p, diags := plan.Load(path, sf.options(env), true)
+	writeDiags(env, s, diags)
+	if diags.HasErrors() {
+		return ExitInvalid
+	}
+	variants, code := selectVariants(env, p, *variant)
+	if code != ExitOK {
+		return code
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	for _, v := range variants {
+		m, err := imagegen.Build(ctx, p, v, imagegen.Options{OutDir: *out, SpecDir: s.Dir, Epoch: epoch, Jobs: *jobs, Log: env.Log,
+			Compress: compress, FullSHA256: *fullSHA, Runner: *runner, NoPayload: *noPayload, CacheDir: lookupEnv(env.Environ, "FSBENCH_CACHE")})
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "fsbench build: variant %s: %s\n", v.Name, err)
+			if ctx.Err() != nil {
+				return ExitInterrupted
+			}
+			return ExitBuild
+		}
+		for _, img := range m.Images {
+			fmt.Fprintf(env.Stdout, "%s  bmap-sha256:%s", filepath.Join(*out, v.Name, img.File), img.BmapSHA256)
+			if img.SHA256 != "" {
+				fmt.Fprintf(env.Stdout, "  sha256:%s", img.SHA256)
+			}
+			fmt.Fprintln(env.Stdout)
+		}
+	}
+	return ExitOK
+}
+
+func runBootargs(env *Env, args []string) int {
+	fs := newFlagSet(env, "bootargs", "SPEC",
+		"Print the kernel command line of each variant: root=, rootfstype=, rootflags=,\nrootwait and console=, one line per variant (prefixed with the variant's name\nwhen there are several).")
+	var sf specFlags
+	sf.register(fs)
+	variant := fs.String("variant", "", "only this variant")
+	if code, done := parse(fs, args); done {
+		return code
+	}
+	path, code := oneSpec(env, fs, &sf)
+	if code != ExitOK {
+		return code
+	}
+	s, p, diags := plan.Load(path, sf.options(env), false)
+	writeDiags(env, s, diags)
+	if diags.HasErrors() {
+		return ExitInvalid
+	}
+	variants, code := selectVariants(env, p, *variant)
+	if code != ExitOK {
+		return code
+	}
+	for _, v := range variants {
+		if len(variants) > 1 {
+			fmt.Fprintf(env.Stdout, "%s: ", v.Name)
+		}
+		fmt.Fprintln(env.Stdout, strings.Join(v.Bootargs, " "))
+	}
+	return ExitOK
+}
+
+// selectVariants returns every variant, or the one named.
+func selectVariants(env *Env, p *plan.Plan, name string) ([]plan.Variant, int) {
+	if name == "" {
+		return p.Variants, ExitOK
+	}
+	var names []string
+	for _, v := range p.Variants {
+		if v.Name == name {
+			return []plan.Variant{v}, ExitOK
+		}
+		names = append(names, v.Name)
+	}
+	fmt.Fprintf(env.Stderr, "fsbench: no variant %q.%s Variants: %s\n", name, didYouMean(name, names), strings.Join(names, ", "))
+	return nil, ExitUsage
+}
+
+// defaultEpoch is 1980-01-01T00:00:00Z, the FAT epoch: the earliest time
+// every filesystem fsbench builds can store (FAT cannot store 1970, and
+// mtools then writes 2098).
+const defaultEpoch = 315532800
+
+// sourceDateEpoch reads SOURCE_DATE_EPOCH as the reproducible-builds
+// specification defines it. Unset, it is defaultEpoch rather than the
+// current time, so that builds are reproducible by default.
+func sourceDateEpoch(environ []string) (int64, error) {
+	v := lookupEnv(environ, "SOURCE_DATE_EPOCH")
+	if v == "" {
+		return defaultEpoch, nil
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("SOURCE_DATE_EPOCH=%q is not a number of seconds since 1970", v)
+	}
+	return n, nil
+}

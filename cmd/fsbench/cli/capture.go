@@ -1,0 +1,200 @@
+package cli
+
+import (
+	"bufio"
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"regexp"
+	"runtime"
+	"syscall"
+
+	"github.com/fsbench/fsbench/capture"
+	"github.com/fsbench/fsbench/wire/resultframe"
+)
+
+func runCapture(env *Env, args []string) int {
+	fs := newFlagSet(env, "capture", "",
+		"Read a serial console and print every line stamped with the time its first byte\narrived, as grabserial does: [seconds-since-base delta] line. Result frames from\nfsbench-runner are decoded into a JSONL results file; corrupted frames are\nreported, never stored. At the end, the boot milestones seen and the time from\nthe root mount to the prompt are printed on stderr.")
+	port := fs.String("port", "", "serial device or pty to read (e.g. /dev/ttyUSB0, /dev/pts/3)")
+	sock := fs.String("unix", "", "QEMU unix-socket chardev to read instead of -port")
+	baud := fs.Int("baud", capture.DefaultBaud, "baud rate of -port")
+	rtscts := fs.Bool("rtscts", false, "hardware flow control on -port")
+	reset := fs.String("reset", "", "regexp: restart the time base at a line matching it (anywhere in the line)")
+	quit := fs.String("quit", "", "regexp: stop after a line matching it")
+	timeout := fs.Duration("timeout", 0, "stop after this long (0: until the line hangs up or is interrupted)")
+	logPath := fs.String("log", "", "also write the exact bytes received to this file")
+	results := fs.String("results", "", "append decoded results to this JSONL file")
+	priority := fs.String("priority", "high", "scheduling of the thread that reads the port: high (real-time SCHED_FIFO 1, else nice -10,\nwhen the user may raise it, e.g. as root; silently normal otherwise) or normal")
+	if code, done := parse(fs, args); done {
+		return code
+	}
+	if (*port == "") == (*sock == "") || fs.NArg() != 0 {
+		fmt.Fprintf(env.Stderr, "fsbench capture: give exactly one of -port and -unix\n")
+		return ExitUsage
+	}
+	opts := capture.Options{Timeout: *timeout, Out: env.Stdout, Milestones: capture.DefaultMilestones()}
+	switch *priority {
+	case "high":
+		opts.Priority = capture.PriorityHigh
+	case "normal":
+		opts.Priority = capture.PriorityNormal
+	default:
+		fmt.Fprintf(env.Stderr, "fsbench capture: -priority: %q is neither high nor normal\n", *priority)
+		return ExitUsage
+	}
+	for _, re := range []struct {
+		flag string
+		dst  **regexp.Regexp
+		text string
+	}{{"-reset", &opts.Reset, *reset}, {"-quit", &opts.Quit, *quit}} {
+		if re.text == "" {
+			continue
+		}
+		r, err := regexp.Compile(re.text)
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "fsbench capture: %s: %s\n", re.flag, err)
+			return ExitUsage
+		}
+		*re.dst = r
+	}
+	var src *os.File
+	var err error
+	if *port != "" {
+		src, err = capture.OpenSerial(*port, capture.Config{Baud: *baud, RTSCTS: *rtscts})
+	} else {
+		src, err = capture.OpenUnix(*sock)
+	}
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "fsbench capture: %s\n", err)
+		return ExitIO
+	}
+	defer src.Close()
+	sink, err := newResultSink(env, *results, *logPath)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "fsbench capture: %s\n", err)
+		return ExitIO
+	}
+	defer sink.close()
+	opts.Raw = sink
+
+	reserveProcs(env)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	res, err := capture.Capture(ctx, src, opts)
+	sink.finish()
+	if res != nil {
+		env.Log.Debugf("reading thread scheduling: %s", cmp.Or(res.Sched, "as the process"))
+	}
+	if err != nil && ctx.Err() == nil {
+		fmt.Fprintf(env.Stderr, "fsbench capture: %s\n", err)
+		return ExitIO
+	}
+	reportMilestones(env, res)
+	if sink.problems > 0 {
+		fmt.Fprintf(env.Stderr, "fsbench capture: %d corrupted or incomplete result frame(s) rejected\n", sink.problems)
+	}
+	return ExitOK
+}
+
+// captureProcs is the smallest GOMAXPROCS capture runs with: the reading
+// thread needs a P the moment read(2) returns, and its stamp waits until
+// it has one, so the capture loop must not hold the only one. More Ps
+// than that cost CPU (the runtime wakes more idle threads per line) and
+// did not make the stamps better on a 2-CPU machine.
+const captureProcs = 2
+
+// reserveProcs raises GOMAXPROCS to captureProcs on a single CPU (or in a
+// container whose CPU limit lowered it), unless the user set it.
+func reserveProcs(env *Env) {
+	if lookupEnv(env.Environ, "GOMAXPROCS") == "" && runtime.GOMAXPROCS(0) < captureProcs {
+		runtime.GOMAXPROCS(captureProcs)
+	}
+}
+
+func reportMilestones(env *Env, res *capture.Result) {
+	if res == nil {
+		return
+	}
+	for _, h := range res.Milestones {
+		fmt.Fprintf(env.Stderr, "milestone %-10s at %10.6f s: %s\n", h.Name, h.Abs.Seconds(), h.Line)
+	}
+	if d, err := res.Interval("root-mount", "prompt"); err == nil {
+		fmt.Fprintf(env.Stderr, "root mount to prompt: %.6f s\n", d.Seconds())
+	}
+}
+
+// resultSink receives the raw console bytes: it keeps them in the log
+// file and decodes result frames from them into the results file.
+type resultSink struct {
+	env      *Env
+	log      *os.File
+	results  *os.File
+	enc      *json.Encoder
+	buf      *bufio.Writer
+	dec      *resultframe.Decoder
+	problems int
+}
+
+func newResultSink(env *Env, results, logPath string) (*resultSink, error) {
+	s := &resultSink{env: env, dec: resultframe.NewDecoder()}
+	var err error
+	if logPath != "" {
+		if s.log, err = os.Create(logPath); err != nil {
+			return nil, err
+		}
+	}
+	if results != "" {
+		if s.results, err = os.OpenFile(results, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644); err != nil {
+			return nil, err
+		}
+		s.buf = bufio.NewWriter(s.results)
+		s.enc = json.NewEncoder(s.buf)
+	}
+	return s, nil
+}
+
+func (s *resultSink) Write(b []byte) (int, error) {
+	if s.log != nil {
+		if _, err := s.log.Write(b); err != nil {
+			return 0, err
+		}
+	}
+	s.handle(s.dec.Feed(b))
+	return len(b), nil
+}
+
+func (s *resultSink) handle(events []resultframe.Event) {
+	for _, ev := range events {
+		switch {
+		case ev.Result != nil:
+			if s.enc != nil {
+				_ = s.enc.Encode(ev.Result)
+				_ = s.buf.Flush() // a result on disk survives a crash of the capture
+			}
+		case ev.Problem != nil:
+			s.problems++
+			s.env.Log.Warnf("result frame rejected (%s): %s", ev.Problem.Code, ev.Problem.Message)
+		}
+	}
+}
+
+// finish reports frames left incomplete when the capture stops.
+func (s *resultSink) finish() { s.handle(s.dec.Close()) }
+
+func (s *resultSink) close() {
+	if s.log != nil {
+		s.log.Close()
+	}
+	if s.results != nil {
+		s.buf.Flush()
+		s.results.Sync()
+		s.results.Close()
+	}
+}
+
+var _ io.Writer = (*resultSink)(nil)

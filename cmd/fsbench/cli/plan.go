@@ -1,0 +1,273 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/fsbench/fsbench/filesystems"
+	"github.com/fsbench/fsbench/internal/units"
+	"github.com/fsbench/fsbench/plan"
+	"github.com/fsbench/fsbench/recipes"
+	"github.com/fsbench/fsbench/spec/fields"
+)
+
+func runPlan(env *Env, args []string) int {
+	fs := newFlagSet(env, "plan", "SPEC",
+		"Resolve a spec and show, per variant, the partition table, the exact mkfs and\npopulate command lines, mount options, kernel command line, the tests with their\ncases, and a fingerprint of every input. -json writes the plan ("+plan.Format+")\nthat 'build' and the target runner consume.")
+	var sf specFlags
+	sf.register(fs)
+	asJSON := fs.Bool("json", false, "write the resolved plan as JSON on stdout")
+	variant := fs.String("variant", "", "only this variant")
+	if code, done := parse(fs, args); done {
+		return code
+	}
+	path, code := oneSpec(env, fs, &sf)
+	if code != ExitOK {
+		return code
+	}
+	s, p, diags := plan.Load(path, sf.options(env), true)
+	if diags.HasErrors() {
+		writeDiags(env, s, diags)
+		return ExitInvalid
+	}
+	writeDiags(env, s, diags) // warnings
+	variants, code := selectVariants(env, p, *variant)
+	if code != ExitOK {
+		return code
+	}
+	p.Variants = variants
+	if *asJSON {
+		enc := json.NewEncoder(env.Stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(p); err != nil {
+			return ExitIO
+		}
+		return ExitOK
+	}
+	writePlan(env.Stdout, p)
+	return ExitOK
+}
+
+func writePlan(w io.Writer, p *plan.Plan) {
+	fmt.Fprintf(w, "spec:        %s\n", p.Spec)
+	fmt.Fprintf(w, "fingerprint: sha256:%s\n", p.Fingerprint)
+	fmt.Fprintf(w, "inputs:\n")
+	for _, in := range p.Inputs {
+		fmt.Fprintf(w, "  %-16s %s  %s\n", in.Role, in.SHA256[:16], in.Path)
+	}
+	for _, v := range p.Variants {
+		fmt.Fprintf(w, "\n== variant %s", v.Name)
+		if len(v.Matrix) > 0 {
+			var parts []string
+			for _, k := range sortedKeys(v.Matrix) {
+				parts = append(parts, k+"="+v.Matrix[k])
+			}
+			fmt.Fprintf(w, " (%s)", strings.Join(parts, ", "))
+		}
+		fmt.Fprintf(w, "\n")
+		b := v.Board
+		fmt.Fprintf(w, "board %s: arch %s, console %s, storage /dev/%s, init %s, bootloader %s\n", b.Name, b.Arch, b.Console, b.Storage, b.Init, b.Bootloader)
+		for _, img := range v.Images {
+			writeImage(w, img)
+		}
+		fmt.Fprintf(w, "\nbootargs: %s\n", strings.Join(v.Bootargs, " "))
+		writeTests(w, v.Tests)
+	}
+}
+
+func writeImage(w io.Writer, img plan.Image) {
+	fmt.Fprintf(w, "\nimage %s: %s, %s (%d sectors of %d bytes), align %s, disk id %s\n",
+		img.File, img.Table, units.FormatSize(img.Size), img.Size/img.SectorSize, img.SectorSize, units.FormatSize(img.Align), img.DiskID)
+	fmt.Fprintf(w, "  %-3s %-12s %10s %10s %10s %9s  %-18s %s\n", "#", "name", "start", "end", "sectors", "size", "type", "uuid")
+	if e := img.Extended; e != nil {
+		fmt.Fprintf(w, "  %-3s %-12s %10d %10d %10d %9s  %-18s\n", "-", "(extended)", e.StartSector, e.StartSector+e.Sectors-1, e.Sectors, units.HumanSize(e.Sectors*img.SectorSize), e.Type)
+	}
+	for _, pt := range img.Partitions {
+		typ := pt.Type
+		if pt.TypeName != "" {
+			typ = pt.TypeName
+		}
+		flags := ""
+		if pt.Bootable {
+			flags += " bootable"
+		}
+		if pt.Root {
+			flags += " root"
+		}
+		fmt.Fprintf(w, "  %-3d %-12s %10d %10d %10d %9s  %-18s %s%s\n", pt.Number, pt.Name, pt.StartSector, pt.EndSector, pt.Sectors, units.HumanSize(pt.Size), typ, pt.UUID, flags)
+	}
+	for _, r := range img.Raw {
+		fmt.Fprintf(w, "  raw %s: %s at byte %d (%d bytes)\n", r.Name, r.File, r.Offset, r.Size)
+	}
+	for _, pt := range img.Partitions {
+		if pt.Image != "" {
+			fmt.Fprintf(w, "\n  partition %s: written from %s\n", pt.Name, pt.Image)
+		}
+		if pt.Filesystem != nil {
+			writeFilesystem(w, pt)
+		}
+	}
+}
+
+func writeFilesystem(w io.Writer, pt plan.Partition) {
+	f := pt.Filesystem
+	fmt.Fprintf(w, "\n  partition %s: %s, uuid %s", pt.Name, f.Type, f.UUID)
+	if f.Label != "" {
+		fmt.Fprintf(w, ", label %q", f.Label)
+	}
+	fmt.Fprintf(w, "\n")
+	for _, d := range f.Derived {
+		if d.Value == nil {
+			fmt.Fprintf(w, "    derived:   %s not set: %s\n", d.Name, d.From)
+			continue
+		}
+		fmt.Fprintf(w, "    derived:   %s = %v (%s)\n", d.Name, d.Value, d.From)
+	}
+	fmt.Fprintf(w, "    mkfs:      %s\n", commandLine(f.Mkfs))
+	for _, c := range f.Populate {
+		fmt.Fprintf(w, "    populate:  %s\n", commandLine(c))
+	}
+	if f.Contents != nil {
+		c := f.Contents
+		switch {
+		case c.Dir != "":
+			fmt.Fprintf(w, "    contents:  directory %s\n", c.Dir)
+		case c.Tar != "":
+			fmt.Fprintf(w, "    contents:  tarball %s\n", c.Tar)
+		}
+		for _, file := range c.Files {
+			src := file.Source
+			if file.Content != nil {
+				src = fmt.Sprintf("%d bytes inline", len(*file.Content))
+			}
+			fmt.Fprintf(w, "    file:      %s (%s %d:%d) from %s\n", file.Path, file.Mode, file.UID, file.GID, src)
+		}
+	}
+	if f.Check != nil {
+		fmt.Fprintf(w, "    check:     %s\n", commandLine(*f.Check))
+	} else {
+		fmt.Fprintf(w, "    check:     none (%s has no offline checker)\n", f.Type)
+	}
+	if len(f.Mount) > 0 {
+		fmt.Fprintf(w, "    mount:     %s", strings.Join(f.Mount, ","))
+		if pt.Root {
+			fmt.Fprintf(w, " (rootflags=%s; VFS flags %s applied by remount)", orNone(f.RootFlags), orNone(strings.Join(f.VFSFlags, ",")))
+		}
+		fmt.Fprintf(w, "\n")
+	}
+	if f.Mountpoint != "" {
+		fmt.Fprintf(w, "    mountpoint: %s\n", f.Mountpoint)
+	}
+	if !f.Deterministic {
+		fmt.Fprintf(w, "    reproducible: no. %s\n", f.Note)
+	}
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}
+
+func writeTests(w io.Writer, tests []plan.Test) {
+	if len(tests) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\ntests:\n")
+	for _, t := range tests {
+		on := ""
+		if t.On != "" {
+			on = " on " + t.On
+		}
+		fmt.Fprintf(w, "  %s %q%s: %d case%s\n", t.Recipe, t.Name, on, len(t.Cases), plural(len(t.Cases)))
+		var params []string
+		for _, k := range sortedKeys(t.Params) {
+			params = append(params, k+"="+showParam(t.Recipe, k, t.Params[k]))
+		}
+		writeWrapped(w, "    params: ", params)
+		var cases []string
+		for _, c := range t.Cases {
+			cases = append(cases, c.Name)
+		}
+		writeWrapped(w, "    cases:  ", cases)
+	}
+}
+
+// writeWrapped writes words after prefix, wrapping near 100 columns with
+// continuation lines indented under the first word.
+func writeWrapped(w io.Writer, prefix string, words []string) {
+	line := prefix
+	indent := strings.Repeat(" ", len(prefix))
+	for i, word := range words {
+		if i > 0 && len(line)+1+len(word) > 100 {
+			fmt.Fprintln(w, line)
+			line = indent + word
+			continue
+		}
+		if i > 0 {
+			line += " "
+		}
+		line += word
+	}
+	fmt.Fprintln(w, line)
+}
+
+// showParam writes a test parameter as a spec author would: sizes with
+// units, lists in brackets.
+func showParam(recipe, name string, v any) string {
+	kind := fields.String
+	if r, ok := recipes.Lookup(recipe); ok {
+		if f, ok := r.Field(name); ok {
+			kind = f.Kind
+		}
+	}
+	switch x := v.(type) {
+	case []any:
+		parts := make([]string, len(x))
+		for i, e := range x {
+			parts[i] = showParam(recipe, name, e)
+		}
+		return "[" + strings.Join(parts, ",") + "]"
+	case int64:
+		if kind == fields.Size {
+			return units.FormatSize(x)
+		}
+	case string:
+		if x == "" || strings.ContainsAny(x, " \t\"") {
+			return strconv.Quote(x)
+		}
+	}
+	return fmt.Sprint(v)
+}
+
+// commandLine shows argv as a shell would need it quoted; fsbench itself
+// never runs it through a shell.
+func commandLine(c filesystems.Command) string {
+	var parts []string
+	parts = append(parts, c.Env...)
+	for _, a := range c.Argv {
+		parts = append(parts, shellQuote(a))
+	}
+	return strings.Join(parts, " ")
+}
+
+func shellQuote(s string) string {
+	if s == "" {
+		return "''"
+	}
+	safe := true
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:,+@%{}^", r)) {
+			safe = false
+			break
+		}
+	}
+	if safe {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

@@ -1,0 +1,171 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/fsbench/fsbench/capture"
+	"github.com/fsbench/fsbench/driver"
+	"github.com/fsbench/fsbench/driver/qemu/kernel"
+	"github.com/fsbench/fsbench/imagegen"
+	"github.com/fsbench/fsbench/imagegen/payload"
+	"github.com/fsbench/fsbench/plan"
+	"github.com/fsbench/fsbench/wire/resultframe"
+)
+
+func runRun(env *Env, args []string) int {
+	fs := newFlagSet(env, "run", "SPEC",
+		"Build every variant (or one), boot it on the target, follow its console through\nthe whole test plan, reboots included, and print a table of the results. Each\nvariant's results (results.jsonl) and console log (console.log, grabserial style)\nare kept in OUT/<variant>/run/. The default target is QEMU with the current Debian\nkernel, fetched with apt-get download; KVM is used when it works, TCG otherwise.\nWith -target board the image is written with -flash, the board is switched on with\n-power-cycle (or by hand) and its console is read from -port.")
+	var sf specFlags
+	sf.register(fs)
+	out := fs.String("o", "out", "output directory")
+	variant := fs.String("variant", "", "only this variant")
+	target := fs.String("target", "qemu", "qemu, or board (a real board on -port)")
+	port := fs.String("port", "", "board: the serial port of its console (e.g. /dev/ttyUSB0)")
+	baud := fs.Int("baud", capture.DefaultBaud, "board: baud rate of -port")
+	rtscts := fs.Bool("rtscts", false, "board: hardware flow control on -port")
+	flash := fs.String("flash", "", "board: command that writes the image, split at spaces and run without a shell; {image} and {bmap} stand for the files (e.g. \"bmaptool copy --bmap {bmap} {image} /dev/sdX\")")
+	powerCycle := fs.String("power-cycle", "", "board: command that switches the board off and on, split at spaces and run without a shell (default: power it on by hand)")
+	accel := fs.String("accel", "auto", "QEMU accelerator: auto (KVM when a probe boot works), kvm or tcg")
+	disk := fs.String("disk", "virtio", "QEMU disk: virtio, nvme or sd (an SD card on an SDHCI controller)")
+	memory := fs.Int("memory", 512, "QEMU memory in MiB")
+	kernelFlag := fs.String("kernel", "", "QEMU: the Debian kernel to boot, PACKAGE[=VERSION] or =VERSION: linux-image-rt-amd64, linux-image-amd64=6.1.176-1 (apt-cache madison linux-image-amd64 lists the versions; default: the architecture's metapackage at apt's candidate version)")
+	jobs := fs.Int("j", 0, "variants run at once (default: one per two CPUs)")
+	timeout := fs.Duration("timeout", 0, "longest run of one variant (default: from the plan's step timeouts)")
+	runner := fs.String("runner", "", "the fsbench-runner binary for the board (default: $FSBENCH_RUNNER, else fsbench-runner-<arch> beside fsbench)")
+	if code, done := parse(fs, args); done {
+		return code
+	}
+	switch *target {
+	case "qemu":
+	case "board":
+		if *port == "" {
+			fmt.Fprintf(env.Stderr, "fsbench run: -target board needs -port, the serial port of the board's console\n")
+			return ExitUsage
+		}
+	default:
+		fmt.Fprintf(env.Stderr, "fsbench run: -target %q: use qemu or board\n", *target)
+		return ExitUsage
+	}
+	kreq, err := kernel.ParseRequest(*kernelFlag)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "fsbench run: -%s\n", err)
+		return ExitUsage
+	}
+	if *kernelFlag != "" && *target != "qemu" {
+		fmt.Fprintf(env.Stderr, "fsbench run: -kernel is for the QEMU target; a board boots its own kernel\n")
+		return ExitUsage
+	}
+	switch *disk {
+	case "virtio", "nvme", "sd":
+	default:
+		fmt.Fprintf(env.Stderr, "fsbench run: -disk %q: use virtio, nvme or sd\n", *disk)
+		return ExitUsage
+	}
+	path, code := oneSpec(env, fs, &sf)
+	if code != ExitOK {
+		return code
+	}
+	if *runner == "" {
+		*runner = lookupEnv(env.Environ, payload.RunnerEnv)
+	}
+	epoch, err := sourceDateEpoch(env.Environ)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "fsbench run: %s\n", err)
+		return ExitUsage
+	}
+	s, p, diags := plan.Load(path, sf.options(env), true)
+	writeDiags(env, s, diags)
+	if diags.HasErrors() {
+		return ExitInvalid
+	}
+	variants, code := selectVariants(env, p, *variant)
+	if code != ExitOK {
+		return code
+	}
+	if *jobs <= 0 {
+		*jobs = max(1, runtime.NumCPU()/2)
+	}
+	board := driver.Board{Port: *port, Baud: *baud, RTSCTS: *rtscts, Flash: strings.Fields(*flash), PowerCycle: strings.Fields(*powerCycle)}
+	if *target == "board" {
+		// One board runs one image at a time.
+		*jobs = 1
+		if len(variants) > 1 && len(board.Flash) == 0 {
+			fmt.Fprintf(env.Stderr, "fsbench run: %d variants need -flash to put each image on the board in turn (or pick one with -variant)\n", len(variants))
+			return ExitUsage
+		}
+	}
+	cache := lookupEnv(env.Environ, "FSBENCH_CACHE")
+	if cache == "" {
+		cache = imagegen.DefaultCacheDir()
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	start := time.Now()
+	var (
+		mu       sync.Mutex
+		outcomes = make([]*driver.Outcome, len(variants))
+		failed   = make([]error, len(variants))
+		wg       sync.WaitGroup
+		sem      = make(chan struct{}, *jobs)
+	)
+	q := driver.QEMU{Accel: *accel, Disk: *disk, MemoryMiB: *memory, CPUs: 1, KernelCache: filepath.Join(cache, "kernels"), Kernel: kreq}
+	for i, v := range variants {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			bin, err := payload.FindRunner(*runner, v.Board.Arch)
+			if err == nil {
+				_, err = imagegen.Build(ctx, p, v, imagegen.Options{OutDir: *out, SpecDir: s.Dir, Epoch: epoch, Log: env.Log,
+					Runner: bin, CacheDir: cache})
+			}
+			dv := driver.Variant{Name: v.Name, Dir: filepath.Join(*out, v.Name), Runner: bin, Bootargs: v.Bootargs}
+			dopt := driver.Options{Log: env.Log, Timeout: *timeout, OnResult: func(variant string, r resultframe.Result) {
+				if r.Status != resultframe.StatusOK {
+					mu.Lock()
+					fmt.Fprintf(env.Stderr, "fsbench run: %s: %s %s/%s #%d %s: %s\n", variant, r.Recipe, r.Name, r.Case, r.Iteration, r.Status, r.Error)
+					mu.Unlock()
+				}
+			}}
+			switch {
+			case err != nil:
+			case *target == "board":
+				outcomes[i], err = driver.RunBoard(ctx, dv, board, dopt)
+			default:
+				outcomes[i], err = driver.RunQEMU(ctx, dv, q, dopt)
+			}
+			failed[i] = err
+		}()
+	}
+	wg.Wait()
+
+	var results []variantResults
+	code = ExitOK
+	for i, v := range variants {
+		if o := outcomes[i]; o != nil && o.Summary != nil {
+			results = append(results, variantResults{name: v.Name, results: o.Summary.Results})
+		}
+		if failed[i] != nil {
+			fmt.Fprintf(env.Stderr, "fsbench run: variant %s: %s\n", v.Name, failed[i])
+			code = ExitBuild
+			if ctx.Err() != nil {
+				code = ExitInterrupted
+			}
+		}
+	}
+	writeSummary(env.Stdout, results)
+	fmt.Fprintf(env.Stdout, "\n%d variant(s) in %s; results in %s/<variant>/run/results.jsonl\n",
+		len(variants), time.Since(start).Round(time.Second), *out)
+	return code
+}

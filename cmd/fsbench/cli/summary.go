@@ -1,0 +1,186 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/fsbench/fsbench/wire/resultframe"
+)
+
+type variantResults struct {
+	name    string
+	results []resultframe.Result
+}
+
+// headline names the metrics the summary shows per recipe, with the unit
+// shown and a factor from the stored unit; recipes without an entry show
+// every metric.
+var headline = map[string][]struct {
+	metric, label, unit string
+	scale               float64
+}{
+	"boot_time":  {{"host_boot", "boot (serial)", "s", 1}, {"target_boot", "boot (kernel log)", "s", 1}},
+	"fio":        {{"read_bw", "read", "MB/s", 1.024 / 1000}, {"write_bw", "write", "MB/s", 1.024 / 1000}},
+	"mount_time": {{"mount_time", "mount", "ms", 1000}},
+	"fsck_time":  {{"fsck_time", "fsck", "s", 1}},
+	"dd_sweep":   {{"write_rate", "write", "MB/s", 1}, {"read_rate", "read", "MB/s", 1}},
+}
+
+// outcomeAttrs are the classes the reliability recipes give each
+// iteration: the table counts them instead of taking medians.
+var outcomeAttrs = map[string][]string{
+	"power_loss": {"consistency", "data"},
+	"dm_flakey":  {"consistency", "data"},
+}
+
+// writeSummary prints one row per test case and metric, one column per
+// variant, each cell the median over the iterations (with their number
+// when there are several).
+func writeSummary(w io.Writer, vs []variantResults) {
+	type rowKey struct{ recipe, test, cas, metric, label, unit string }
+	cells := map[rowKey]map[string][]float64{}
+	failures := map[rowKey]map[string]int{}
+	classes := map[rowKey]map[string]map[string]int{}
+	var order []rowKey
+	add := func(k rowKey, variant string, v float64) {
+		if cells[k] == nil {
+			cells[k] = map[string][]float64{}
+			order = append(order, k)
+		}
+		cells[k][variant] = append(cells[k][variant], v)
+	}
+	for _, vr := range vs {
+		for _, r := range vr.results {
+			if r.Recipe == "fsbench" {
+				continue
+			}
+			if r.Status != resultframe.StatusOK {
+				k := rowKey{recipe: r.Recipe, test: r.Name, cas: r.Case, label: "failed"}
+				if failures[k] == nil {
+					failures[k] = map[string]int{}
+					order = append(order, k)
+				}
+				failures[k][vr.name]++
+				continue
+			}
+			if attrs, ok := outcomeAttrs[r.Recipe]; ok {
+				for _, a := range attrs {
+					k := rowKey{recipe: r.Recipe, test: r.Name, cas: r.Case, metric: a, label: a}
+					if classes[k] == nil {
+						classes[k] = map[string]map[string]int{}
+						order = append(order, k)
+					}
+					if classes[k][vr.name] == nil {
+						classes[k][vr.name] = map[string]int{}
+					}
+					classes[k][vr.name][r.Attrs[a]]++
+				}
+				continue
+			}
+			if hs, ok := headline[r.Recipe]; ok {
+				for _, h := range hs {
+					for _, m := range r.Metrics {
+						if m.Name == h.metric {
+							add(rowKey{r.Recipe, r.Name, r.Case, h.metric, h.label, h.unit}, vr.name, m.Value*h.scale)
+						}
+					}
+				}
+				continue
+			}
+			for _, m := range r.Metrics {
+				add(rowKey{r.Recipe, r.Name, r.Case, m.Name, m.Name, m.Unit}, vr.name, m.Value)
+			}
+		}
+	}
+	if len(order) == 0 {
+		fmt.Fprintln(w, "no results")
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	head := []string{"test", "case", "metric", "unit"}
+	for _, vr := range vs {
+		head = append(head, vr.name)
+	}
+	fmt.Fprintln(tw, strings.Join(head, "\t")+"\t")
+	for _, k := range order {
+		row := []string{k.recipe + "." + k.test, k.cas, k.label, k.unit}
+		for _, vr := range vs {
+			if f := failures[k]; f != nil {
+				row = append(row, countCell(f[vr.name]))
+				continue
+			}
+			if c := classes[k]; c != nil {
+				row = append(row, classCell(c[vr.name]))
+				continue
+			}
+			row = append(row, medianCell(cells[k][vr.name]))
+		}
+		fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
+	}
+	tw.Flush()
+}
+
+// classCell counts the classes seen, most frequent first: "AutoFix 3 Clean 1".
+func classCell(n map[string]int) string {
+	if len(n) == 0 {
+		return "-"
+	}
+	var names []string
+	for c := range n {
+		names = append(names, c)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		if n[names[i]] != n[names[j]] {
+			return n[names[i]] > n[names[j]]
+		}
+		return names[i] < names[j]
+	})
+	var parts []string
+	for _, c := range names {
+		parts = append(parts, fmt.Sprintf("%s %d", c, n[c]))
+	}
+	return strings.Join(parts, " ")
+}
+
+func countCell(n int) string {
+	if n == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%d", n)
+}
+
+func medianCell(vals []float64) string {
+	if len(vals) == 0 {
+		return "-"
+	}
+	s := append([]float64(nil), vals...)
+	sort.Float64s(s)
+	med := s[len(s)/2]
+	if len(s)%2 == 0 {
+		med = (s[len(s)/2-1] + s[len(s)/2]) / 2
+	}
+	text := formatNumber(med)
+	if len(s) > 1 {
+		text += fmt.Sprintf(" (n=%d)", len(s))
+	}
+	return text
+}
+
+func formatNumber(v float64) string {
+	switch a := math.Abs(v); {
+	case a == 0:
+		return "0"
+	case a >= 100:
+		return fmt.Sprintf("%.0f", v)
+	case a >= 10:
+		return fmt.Sprintf("%.1f", v)
+	case a >= 1:
+		return fmt.Sprintf("%.2f", v)
+	default:
+		return fmt.Sprintf("%.3g", v)
+	}
+}

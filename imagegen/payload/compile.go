@@ -1,0 +1,122 @@
+// Package payload is what fsbench build adds to a root filesystem so that
+// the image tests itself: the target runner, the compiled test plan
+// (package runplan) and a start hook for the image's init system. It also
+// writes the same files as an overlay directory and a tarball, for Yocto and
+// Buildroot builds that assemble the root filesystem themselves.
+package payload
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/fsbench/fsbench/plan"
+	"github.com/fsbench/fsbench/wire/runplan"
+)
+
+// Compile turns one variant of a sealed plan into the runner's plan.
+func Compile(p *plan.Plan, v *plan.Variant) (*runplan.Plan, error) {
+	rp := &runplan.Plan{
+		Format:      runplan.Format,
+		Spec:        p.Spec,
+		Fingerprint: p.Fingerprint + "/" + v.Name,
+		Variant:     v.Name,
+		Board:       runplan.Board{Name: v.Board.Name, Arch: v.Board.Arch, Console: v.Board.Console, Init: v.Board.Init},
+		StateDir:    runplan.DefaultState,
+	}
+	var root *runplan.Partition
+	for _, img := range v.Images {
+		for _, part := range img.Partitions {
+			rp.Partitions = append(rp.Partitions, partition(v.Board.Storage, part))
+			if f := part.Filesystem; part.Root && f != nil && f.Contents != nil {
+				rp.Board.Userland = f.Contents.Userland
+			}
+		}
+	}
+	for i := range rp.Partitions {
+		if rp.Partitions[i].Root {
+			root = &rp.Partitions[i]
+		}
+	}
+	if len(v.Tests) > 0 {
+		if root == nil {
+			return nil, fmt.Errorf("variant %s has tests but no root partition to carry the runner", v.Name)
+		}
+		state, err := statePartition(rp, v)
+		if err != nil {
+			return nil, err
+		}
+		rp.StatePartition = state.Name
+	}
+	for _, t := range v.Tests {
+		on := t.On
+		if on == "" && root != nil {
+			on = root.Name
+		}
+		for _, c := range t.Cases {
+			rp.Steps = append(rp.Steps, runplan.Step{
+				Recipe: t.Recipe, Test: t.Name, Case: c.Name, On: on, Params: runplan.Params(c.Params),
+			})
+		}
+	}
+	return rp, nil
+}
+
+// partition is the runner's view of a placed partition.
+func partition(storage string, p plan.Partition) runplan.Partition {
+	rp := runplan.Partition{
+		Name: p.Name, Number: p.Number, Device: DevicePath(storage, p.Number),
+		PartUUID: p.UUID, Size: p.Size, Root: p.Root,
+	}
+	if f := p.Filesystem; f != nil {
+		rp.FS, rp.Label, rp.UUID = f.Type, f.Label, f.UUID
+		rp.Mountpoint, rp.Flags, rp.Data, rp.ReadOnly = f.Mountpoint, f.VFSFlags, f.RootFlags, f.ReadOnly
+		rp.Mkfs = onDevice(f.Mkfs.Argv)
+		if f.Check != nil {
+			rp.Check = onDevice(f.Check.Argv)
+		}
+	}
+	return rp
+}
+
+// DevicePath is partition n of the disk the kernel calls storage:
+// vda -> /dev/vda2, mmcblk0 -> /dev/mmcblk0p2, nvme0n1 -> /dev/nvme0n1p2.
+func DevicePath(storage string, n int) string {
+	sep := ""
+	if s := storage; s != "" && s[len(s)-1] >= '0' && s[len(s)-1] <= '9' {
+		sep = "p"
+	}
+	return path.Join("/dev", fmt.Sprintf("%s%s%d", storage, sep, n))
+}
+
+// onDevice rewrites a host command line for the target: the partition's
+// device takes the place of the image file.
+func onDevice(argv []string) []string {
+	out := make([]string, len(argv))
+	for i, a := range argv {
+		out[i] = strings.ReplaceAll(a, "{image}", "{device}")
+	}
+	return out
+}
+
+// statePartition picks where the runner keeps its progress: the root
+// filesystem when it is writable; otherwise the first writable partition
+// that no test may destroy or reformat.
+func statePartition(rp *runplan.Plan, v *plan.Variant) (*runplan.Partition, error) {
+	risky := map[string]bool{}
+	for _, t := range v.Tests {
+		if t.On != "" {
+			risky[t.On] = true
+		}
+	}
+	if root, _ := rp.Root(); root != nil && root.FS != "" && !root.ReadOnly {
+		return root, nil
+	}
+	for i := range rp.Partitions {
+		p := &rp.Partitions[i]
+		if p.FS != "" && !p.ReadOnly && !p.Root && !risky[p.Name] {
+			return p, nil
+		}
+	}
+	return nil, fmt.Errorf("variant %s: the root filesystem is read-only and no other writable partition is free of tests, so the runner has nowhere to keep its progress; add a small writable partition (e.g. ext4) that no test uses", v.Name)
+}

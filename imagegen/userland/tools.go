@@ -1,0 +1,219 @@
+package userland
+
+import (
+	"archive/tar"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/sirupsen/logrus"
+
+	"github.com/fsbench/fsbench/internal/debpkg"
+)
+
+// toolPackages names the Debian package of each program a test plan may
+// run on the target: the filesystems' checkers and mkfs tools, which the
+// reliability tests run between power cuts and fsck_time times, and the
+// programs recipes prefer to their built-in engines.
+var toolPackages = map[string]string{
+	"e2fsck": "e2fsprogs", "fsck.ext2": "e2fsprogs", "fsck.ext3": "e2fsprogs", "fsck.ext4": "e2fsprogs",
+	"mke2fs": "e2fsprogs", "mkfs.ext2": "e2fsprogs", "mkfs.ext3": "e2fsprogs", "mkfs.ext4": "e2fsprogs",
+	"tune2fs": "e2fsprogs", "debugfs": "e2fsprogs", "dumpe2fs": "e2fsprogs", "resize2fs": "e2fsprogs",
+	"fsck.f2fs": "f2fs-tools", "mkfs.f2fs": "f2fs-tools", "sload.f2fs": "f2fs-tools", "dump.f2fs": "f2fs-tools",
+	"btrfs": "btrfs-progs", "btrfsck": "btrfs-progs", "mkfs.btrfs": "btrfs-progs", "btrfstune": "btrfs-progs",
+	"xfs_repair": "xfsprogs", "mkfs.xfs": "xfsprogs", "xfs_db": "xfsprogs", "xfs_io": "xfsprogs",
+	"fsck.vfat": "dosfstools", "fsck.fat": "dosfstools", "dosfsck": "dosfstools",
+	"mkfs.vfat": "dosfstools", "mkfs.fat": "dosfstools", "mkdosfs": "dosfstools",
+	"mkfs.nilfs2": "nilfs-tools", "nilfs-tune": "nilfs-tools",
+	"mksquashfs": "squashfs-tools", "unsquashfs": "squashfs-tools",
+	"mkfs.erofs": "erofs-utils", "fsck.erofs": "erofs-utils",
+	"sqlite3": "sqlite3",
+	"fio":     "fio",
+}
+
+// toolData are the files a program reads at run time besides its
+// libraries: mke2fs takes the features and sizes of each ext type from
+// mke2fs.conf and, without it, makes filesystems unlike the host's.
+var toolData = map[string][]string{
+	"mke2fs": {"etc/mke2fs.conf"}, "mkfs.ext2": {"etc/mke2fs.conf"},
+	"mkfs.ext3": {"etc/mke2fs.conf"}, "mkfs.ext4": {"etc/mke2fs.conf"},
+}
+
+// ToolPackage returns the Debian package that provides program, a name
+// on the PATH such as "e2fsck".
+func ToolPackage(program string) (string, bool) {
+	p, ok := toolPackages[program]
+	return p, ok
+}
+
+// KnownTools lists the programs ToolPackage knows, sorted.
+func KnownTools() []string {
+	names := make([]string, 0, len(toolPackages))
+	for n := range toolPackages {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Tools is the layer of real programs that a busybox userland carries for
+// a test plan: each program from its Debian package for the board's
+// architecture, the shared libraries it links, found from the ELF files
+// themselves, and the dynamic loader, each at the path Debian installs it.
+type Tools struct {
+	Arch string // Debian architecture
+	// Packages are the packages the layer's files come from, by name:
+	// the programs' and those of the libraries they need.
+	Packages []debpkg.Package
+	// Programs maps each requested program to its absolute path in the
+	// layer, a directory on Path.
+	Programs map[string]string
+	entries  map[string]*entry
+}
+
+// FetchTools fetches the Debian packages for arch (the spec's board arch)
+// that provide programs, and those of their shared libraries, from
+// cacheDir or downloaded into it, and lays out the layer. A program
+// ToolPackage does not know is an error.
+func FetchTools(ctx context.Context, log logrus.FieldLogger, cacheDir, arch string, programs []string) (*Tools, error) {
+	da, err := debpkg.Arch(arch)
+	if err != nil {
+		return nil, fmt.Errorf("target tools: %w", err)
+	}
+	a, ok := debArches[da]
+	if !ok {
+		return nil, fmt.Errorf("target tools: no library layout known for Debian's %s", da)
+	}
+	names := slices.Clone(programs)
+	slices.Sort(names)
+	names = slices.Compact(names)
+	for _, n := range names {
+		if _, ok := toolPackages[n]; !ok {
+			return nil, fmt.Errorf("target tools: no Debian package known for %q; known programs: %s",
+				n, strings.Join(KnownTools(), ", "))
+		}
+	}
+	key := memoKey(append([]string{cacheDir, da}, names...)...)
+	if t, ok := toolsMemo.Load(key); ok {
+		return t.(*Tools), nil
+	}
+	if err := debpkg.CheckArch(ctx, da); err != nil {
+		return nil, fmt.Errorf("target tools: %w", err)
+	}
+	b := &layerBuilder{
+		ps: &packages{ctx: ctx, log: log, cacheDir: cacheDir, da: da,
+			byName: map[string]*pkgTree{}, failed: map[string]error{}, shown: map[string]map[string]string{}},
+		arch:    a,
+		entries: map[string]*entry{},
+		used:    map[string]debpkg.Package{},
+		interps: map[string]string{},
+	}
+	progs, err := b.addPrograms(names)
+	if err != nil {
+		return nil, fmt.Errorf("target tools: %w", err)
+	}
+	if err := b.addLibraries(); err != nil {
+		return nil, fmt.Errorf("target tools: %w", err)
+	}
+	if err := b.settle(progs); err != nil {
+		return nil, fmt.Errorf("target tools: %w", err)
+	}
+	t := &Tools{Arch: da, Programs: progs, entries: b.entries}
+	for _, p := range b.used {
+		t.Packages = append(t.Packages, p)
+	}
+	sort.Slice(t.Packages, func(i, j int) bool { return t.Packages[i].Name < t.Packages[j].Name })
+	log.Infof("target tools %s: %d files from %d packages", strings.Join(names, ", "), len(b.entries), len(t.Packages))
+	toolsMemo.Store(key, t)
+	return t, nil
+}
+
+// PackageNames are the packages in apt's name:arch=version form.
+func (t *Tools) PackageNames() []string {
+	out := make([]string, len(t.Packages))
+	for i, p := range t.Packages {
+		out[i] = p.String()
+	}
+	return out
+}
+
+// WriteTar writes the layer as a tar archive to extract over the busybox
+// userland: directories, then files and symlinks, in path order, owners
+// 0:0, every mtime at epoch, so the same packages give the same bytes.
+func (t *Tools) WriteTar(w io.Writer, epoch int64) error {
+	dirs := parentDirs(t.entries)
+	names := make([]string, 0, len(dirs)+len(t.entries))
+	for d := range dirs {
+		names = append(names, d)
+	}
+	for p := range t.entries {
+		names = append(names, p)
+	}
+	sort.Strings(names)
+	mtime := time.Unix(epoch, 0)
+	tw := tar.NewWriter(w)
+	for _, name := range names {
+		h := &tar.Header{Name: name, ModTime: mtime, Uname: "root", Gname: "root", Format: tar.FormatPAX}
+		e := t.entries[name]
+		switch {
+		case e == nil:
+			h.Typeflag, h.Name, h.Mode = tar.TypeDir, name+"/", 0o755
+		case e.typ == tar.TypeSymlink:
+			h.Typeflag, h.Linkname, h.Mode = tar.TypeSymlink, e.link, 0o777
+		default:
+			h.Typeflag, h.Mode = tar.TypeReg, e.mode
+		}
+		if err := writeEntry(tw, h, e); err != nil {
+			return fmt.Errorf("target tools: /%s: %w", name, err)
+		}
+	}
+	return tw.Close()
+}
+
+func writeEntry(tw *tar.Writer, h *tar.Header, e *entry) error {
+	if h.Typeflag != tar.TypeReg {
+		return tw.WriteHeader(h)
+	}
+	f, err := os.Open(e.src)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	h.Size = fi.Size()
+	if err := tw.WriteHeader(h); err != nil {
+		return err
+	}
+	_, err = io.Copy(tw, f)
+	return err
+}
+
+// parentDirs are the directories above the entries.
+func parentDirs(entries map[string]*entry) map[string]bool {
+	dirs := map[string]bool{}
+	for p := range entries {
+		for d := path.Dir(p); d != "." && !dirs[d]; d = path.Dir(d) {
+			dirs[d] = true
+		}
+	}
+	return dirs
+}
+
+// programDirs are the directories on Path, relative to the root: where
+// a program must lie for the runner to find it.
+func programDirs() []string {
+	var dirs []string
+	for _, d := range strings.Split(Path, ":") {
+		dirs = append(dirs, strings.TrimPrefix(d, "/"))
+	}
+	return dirs
+}

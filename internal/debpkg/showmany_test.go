@@ -1,0 +1,36 @@
+package debpkg
+
+import (
+	"context"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// hostArch is the host's Debian architecture; the test is skipped on a
+// host without apt-cache and dpkg.
+func hostArch(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("apt-cache"); err != nil {
+		t.Skip("needs apt-cache (Debian)")
+	}
+	out, err := exec.Command("dpkg", "--print-architecture").Output()
+	if err != nil {
+		t.Skipf("needs dpkg (Debian): %v", err)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func TestShowMany(t *testing.T) {
+	da := hostArch(t)
+	got, err := ShowMany(context.Background(), "", []string{"libc6:" + da, "fsbench-no-such-package:" + da, "zlib1g:" + da})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got["libc6"]["Version"] == "" || got["zlib1g"]["Architecture"] != da {
+		t.Errorf("ShowMany = %v", got)
+	}
+	if got, err := ShowMany(context.Background(), "", []string{"fsbench-no-such-package:" + da}); err != nil || len(got) != 0 {
+		t.Errorf("an unknown package alone: %v, %v", got, err)
+	}
+}

@@ -1,5 +1,0 @@
-package runner
-
-// Version is the runner's version, set at link time with
-// -ldflags "-X github.com/fsbench/fsbench/runner.Version=...".
-var Version = "dev"

@@ -1,0 +1,213 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/fsbench/fsbench/wire/runplan"
+)
+
+func init() {
+	register("dm_flakey", Recipe{Iterate: dmFlakey, Finish: dmFlakeyFinish})
+}
+
+// flakeyName is the device-mapper device the recipe creates.
+const flakeyName = "fsbench-flakey"
+
+// dmFlakey is one iteration of the seed's corruption study: re-make the
+// filesystem, put a dm-flakey device over the partition, mount through it,
+// write (a large file or many small ones) and sync while the device
+// corrupts, drops or fails I/O on its schedule; then unmount, take the
+// device away, mount the partition normally and inspect it: the mount's
+// result and messages, the checker's verdict and the files against what
+// the writer saw synced.
+func dmFlakey(ctx context.Context, e *Env, iter int) (*Outcome, error) {
+	p := e.P
+	schedule, fault := p.String("schedule"), p.String("fault")
+	after, up, down := p.Duration("after"), p.Duration("flap_up"), p.Duration("flap_down")
+	fsck := p.Bool("fsck")
+	features := runplan.FlakeyFeatures(fault, p.Int("corrupt_byte"), p.Int("corrupt_value"), p.Int("corrupt_flags"))
+	timeout := p.OptDuration("timeout")
+	if p.Err != nil {
+		return nil, p.Err
+	}
+	if e.Part == nil {
+		return nil, fmt.Errorf("%s needs a partition", e.Step.ID())
+	}
+	if e.Part.Root {
+		return nil, fmt.Errorf("partition %s is the root filesystem: dm_flakey re-makes it", e.Part.Name)
+	}
+	if schedule == "after" {
+		// Faulty from `after` to the end of the run.
+		up, down = after, max(timeout, time.Hour)
+	}
+	if err := e.UnmountPart(e.Part); err != nil {
+		return nil, err
+	}
+	e.mounts = nil
+	if err := remake(ctx, e.Part); errors.Is(err, errNoMkfs) {
+		return nil, skipf("dm_flakey re-makes the filesystem before each run: %v", err)
+	} else if err != nil {
+		return nil, err
+	}
+	sectors, err := blockSectors(e.Part.Device)
+	if err != nil {
+		return nil, err
+	}
+	table, err := flakeyTable(e.Part.Device, sectors, int(up/time.Second), int(down/time.Second), features)
+	if err != nil {
+		return nil, err
+	}
+	dm, err := dmCreate(flakeyName, "/dev", []dmTarget{table})
+	if err != nil {
+		return nil, err
+	}
+	defer dm.remove()
+	out := &Outcome{}
+	out.attr("table", "flakey "+table.params)
+	salt := fmt.Sprintf("%s/%s/%d", e.Step.Test, e.Step.Case, iter)
+	log, err := createSyncLog(e.syncLogPath())
+	if err != nil {
+		return nil, err
+	}
+	defer log.close()
+	w := newWriter(e, "", pattern{salt}, log)
+	if e.P.Err != nil {
+		return nil, e.P.Err
+	}
+
+	since := lastKmsgSeq()
+	autoRO, werr := writeThrough(ctx, e, dm.node, w)
+	if werr != nil {
+		return nil, werr
+	}
+	if w.Err != nil {
+		out.attr("write_error", w.Err.Error())
+	}
+	out.metric("written_bytes", float64(w.Written), "bytes")
+	if err := dm.remove(); err != nil {
+		return nil, err
+	}
+
+	// The kernel's messages during the faulty run name the dm device;
+	// those of the normal remount name the partition.
+	faultNotes := notesFor(mustKmsg(), dm.kname, since)
+	since = lastKmsgSeq()
+	in := &inspection{}
+	mnt, err := mountInspect(ctx, e, e.Part, since, in)
+	if err != nil {
+		return nil, err
+	}
+	synced, err := readSyncLog(e.syncLogPath())
+	if err != nil {
+		return nil, err
+	}
+	if mnt != "" {
+		w.dir = e.workPath(mnt)
+		rep, err := checkDataIn(w, synced)
+		if err != nil {
+			return nil, err
+		}
+		rep.record(out)
+		if err := e.UnmountPart(e.Part); err != nil {
+			return nil, err
+		}
+		e.mounts = nil
+	} else {
+		out.attr("data", DataLostSynced)
+		out.attr("data_problems", "the filesystem does not mount")
+	}
+	if fsck && in.MountErr == nil {
+		if err := checkAndRepair(ctx, e, e.Part, in); err != nil {
+			return nil, err
+		}
+	}
+	in.classify()
+	// Errors the kernel logged while the device was faulty are the
+	// fault's, not the recovery's: they do not make the remount "Errors".
+	if in.Class == ConsErrors {
+		in.Class = ConsClean
+		if in.Notes.Recovery > 0 {
+			in.Class = ConsAutoFix
+		}
+	}
+	if autoRO || faultNotes.ReadOnly > 0 {
+		in.Class = worseCons(in.Class, ConsAutoRO)
+		out.attr("auto_ro", "true")
+	}
+	in.record(out)
+	out.metric("fault_kernel_errors", float64(faultNotes.Errors), "")
+	if len(faultNotes.Lines) > 0 {
+		out.attr("fault_kernel_log", strings.Join(faultNotes.Lines, " | "))
+	}
+	out.attr("writer", w.kind)
+	e.Logf("%s: %s, data %s", e.Step.ID(), in.Class, out.Attrs["data"])
+	return out, nil
+}
+
+// writeThrough mounts the flakey device, runs the writer once and
+// unmounts. It reports whether the filesystem had turned read-only.
+func writeThrough(ctx context.Context, e *Env, node string, w *reliabilityWriter) (autoRO bool, err error) {
+	dir := e.mountDir(e.Part)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return false, err
+	}
+	fl, err := flagsOf(e.Part.Flags)
+	if err != nil {
+		return false, err
+	}
+	if _, err := mount(node, dir, e.Part.FS, fl, e.Part.Data); err != nil {
+		// A device faulty from the start may not even mount; that is
+		// the remount's business to judge.
+		w.keep(fmt.Errorf("mounting through dm-flakey: %w", err))
+		return false, nil
+	}
+	w.dir = e.workPath(dir)
+	if err := os.MkdirAll(w.dir, 0o755); err != nil {
+		w.keep(err)
+	} else if err := w.once(ctx); err != nil {
+		unmountAsync(dir, time.Minute)
+		return false, err
+	}
+	var st unix.Statfs_t
+	if unix.Statfs(dir, &st) == nil && st.Flags&unix.ST_RDONLY != 0 {
+		autoRO = true
+	}
+	if errors.Is(w.Err, unix.EROFS) {
+		autoRO = true
+	}
+	if err := unmountAsync(dir, 2*time.Minute); err != nil {
+		return autoRO, err
+	}
+	return autoRO, nil
+}
+
+// unmountAsync unmounts dir, giving up after limit: a filesystem on a
+// failing device may hang in umount (the seed saw nilfs2 do it).
+func unmountAsync(dir string, limit time.Duration) error {
+	done := make(chan error, 1)
+	go func() { done <- unmount(dir) }()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(limit):
+		return fmt.Errorf("umount %s still hangs after %s", dir, limit)
+	}
+}
+
+func mustKmsg() []kmsgRecord {
+	recs, _ := readKmsg()
+	return recs
+}
+
+func dmFlakeyFinish(ctx context.Context, e *Env) error {
+	os.Remove(e.syncLogPath())
+	(&dmDevice{name: flakeyName}).remove()
+	return nil
+}

@@ -1,0 +1,225 @@
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/fsbench/fsbench/wire/runplan"
+)
+
+func init() {
+	register("power_loss", Recipe{Iterate: powerLoss, Finish: powerLossFinish})
+}
+
+// powerLossScratch is what an iteration keeps across its power cut.
+type powerLossScratch struct {
+	Iter    int    `json:"iter"`
+	Boot    string `json:"boot"` // the boot the cut was armed in
+	Salt    string `json:"salt"`
+	Reset   string `json:"reset"` // how the power was cut
+	Written int64  `json:"written,omitempty"`
+}
+
+// powerLoss is one iteration in two halves on either side of a reset.
+// The first half mounts the partition in the case's mode, arms the cut
+// (the watchdog, or the host's power switch) and writes until the power
+// goes. The second half, in the next boot, looks at how the filesystem
+// came back: the mount's result and the kernel's messages about it, the
+// checker's verdict, and the files against the sync log.
+func powerLoss(ctx context.Context, e *Env, iter int) (*Outcome, error) {
+	var sc powerLossScratch
+	if len(e.Scratch) > 0 {
+		if err := json.Unmarshal(e.Scratch, &sc); err != nil {
+			return nil, fmt.Errorf("step data: %w", err)
+		}
+	}
+	if e.Part == nil {
+		return nil, fmt.Errorf("%s needs a partition", e.Step.ID())
+	}
+	if e.Part.Root {
+		return nil, fmt.Errorf("partition %s is the root filesystem: power_loss must mount and check it", e.Part.Name)
+	}
+	if sc.Iter == iter && sc.Boot != "" && sc.Boot != e.BootID {
+		return powerLossCheck(ctx, e, sc)
+	}
+	return nil, powerLossWrite(ctx, e, iter)
+}
+
+func (e *Env) syncLogPath() string {
+	return filepath.Join(e.StateDir, "synced-"+safeName(e.Step.Test+"-"+e.Step.Case)+".log")
+}
+
+// workPath is the step's directory in the mounted filesystem at mnt.
+func (e *Env) workPath(mnt string) string {
+	return filepath.Join(mnt, "fsbench-"+safeName(e.Step.Test+"-"+e.Step.Case))
+}
+
+func newWriter(e *Env, dir string, pat pattern, log *syncLog) *reliabilityWriter {
+	w := &reliabilityWriter{dir: dir, pat: pat, log: log,
+		kind: e.P.String("writer"), small: e.P.Int("small_file_size"),
+		large: e.P.Int("large_file_size"), count: int(e.P.Int("small_files"))}
+	return w
+}
+
+func powerLossWrite(ctx context.Context, e *Env, iter int) error {
+	mode, trigger := e.P.String("mount"), e.P.String("trigger")
+	cut := e.P.Duration("cut_after")
+	if e.P.Err != nil {
+		return e.P.Err
+	}
+	if err := e.UnmountPart(e.Part); err != nil {
+		return err
+	}
+	var extra []string
+	if mode == "sync" {
+		extra = []string{"sync"}
+	}
+	mnt, err := e.MountPart(e.Part, extra...)
+	if err != nil {
+		return fmt.Errorf("mounting %s %s: %w", e.Part.Name, mode, err)
+	}
+	dir := e.workPath(mnt)
+	if err := os.RemoveAll(dir); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	if err := syncFS(dir); err != nil {
+		return err
+	}
+	log, err := createSyncLog(e.syncLogPath())
+	if err != nil {
+		return err
+	}
+	defer log.close()
+	sc := powerLossScratch{Iter: iter, Boot: e.BootID, Salt: fmt.Sprintf("%s/%s/%d/%s", e.Step.Test, e.Step.Case, iter, e.BootID)}
+	w := newWriter(e, dir, pattern{sc.Salt}, log)
+	if e.P.Err != nil {
+		return e.P.Err
+	}
+
+	var wd *watchdog
+	switch trigger {
+	case "watchdog":
+		sc.Reset = "watchdog"
+	case "host_kill":
+		sc.Reset = "host power cut"
+	default:
+		return fmt.Errorf("unknown trigger %q", trigger)
+	}
+	// The scratch must be durable before the cut is armed: it is how the
+	// next boot knows that this iteration's power was cut.
+	if err := e.SetScratch(sc); err != nil {
+		return err
+	}
+	if err := e.save(); err != nil {
+		return err
+	}
+	if trigger == "watchdog" {
+		if wd, err = armWatchdog(cut); err != nil {
+			return err
+		}
+		sc.Reset = "watchdog reset (" + wd.identity + ")"
+		if err := e.SetScratch(sc); err == nil {
+			err = e.save()
+		}
+		if err != nil {
+			wd.disarm()
+			return err
+		}
+		e.Logf("%s: watchdog %q armed, reset in %s; writing %s", e.Step.ID(), wd.identity, wd.timeout, w.kind)
+	} else {
+		e.Logf("%s: writing %s; asking for a power cut", e.Step.ID(), w.kind)
+		e.Printf("%s %d", runplan.PowerCutMarker, int(cut/time.Second))
+	}
+	// The power should go within the cut time; give it a minute more.
+	wctx, cancel := context.WithTimeout(ctx, cut+time.Minute)
+	defer cancel()
+	werr := w.untilCut(wctx)
+	if wd != nil {
+		wd.disarm()
+	}
+	if werr != nil && wctx.Err() == nil {
+		return fmt.Errorf("writing before the cut: %w", werr)
+	}
+	return fmt.Errorf("no reset came %s after arming the %s (wrote %d bytes)", cut+time.Minute, trigger, w.Written)
+}
+
+// powerLossCheck is the second half of an iteration, after the reset.
+func powerLossCheck(ctx context.Context, e *Env, sc powerLossScratch) (*Outcome, error) {
+	out := &Outcome{}
+	out.attr("reset", sc.Reset)
+	out.attr("trigger", e.P.String("trigger"))
+	checkData, fsck := e.P.Bool("data_check"), e.P.Bool("fsck")
+	if e.P.Err != nil {
+		return nil, e.P.Err
+	}
+	in := &inspection{}
+	mnt, err := mountInspect(ctx, e, e.Part, -1, in)
+	if err != nil {
+		return nil, err
+	}
+	synced, err := readSyncLog(e.syncLogPath())
+	if err != nil {
+		return nil, err
+	}
+	if mnt != "" && checkData {
+		w := newWriter(e, e.workPath(mnt), pattern{sc.Salt}, nil)
+		rep, err := checkDataIn(w, synced)
+		if err != nil {
+			return nil, err
+		}
+		rep.record(out)
+	} else if checkData {
+		out.attr("data", DataLostSynced)
+		out.attr("data_problems", "the filesystem does not mount")
+	}
+	if mnt != "" {
+		os.RemoveAll(e.workPath(mnt))
+		if err := e.UnmountPart(e.Part); err != nil {
+			return nil, err
+		}
+		e.mounts = nil
+	}
+	if fsck && in.MountErr == nil {
+		if err := checkAndRepair(ctx, e, e.Part, in); err != nil {
+			return nil, err
+		}
+	} else if !fsck && !in.Checked {
+		in.Checker = "not run (fsck = false)"
+	}
+	in.classify()
+	if in.Class == ConsFatal {
+		if err := remake(ctx, e.Part); err != nil {
+			e.Logf("%s: the filesystem is lost and cannot be re-made: %v", e.Step.ID(), err)
+		} else {
+			e.Logf("%s: the filesystem was lost; re-made it for the next iteration", e.Step.ID())
+		}
+	}
+	in.record(out)
+	out.attr("writer", e.P.String("writer"))
+	out.attr("mount", e.P.String("mount"))
+	e.Logf("%s: %s, data %s", e.Step.ID(), in.Class, out.Attrs["data"])
+	return out, nil
+}
+
+func checkDataIn(w *reliabilityWriter, synced map[string]int64) (*DataReport, error) {
+	return checkData(w.dir, w.pat, synced, w.intended)
+}
+
+func powerLossFinish(ctx context.Context, e *Env) error {
+	os.Remove(e.syncLogPath())
+	if e.Part == nil {
+		return nil
+	}
+	mnt, err := e.MountPart(e.Part)
+	if err != nil {
+		return nil
+	}
+	return os.RemoveAll(e.workPath(mnt))
+}

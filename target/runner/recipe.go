@@ -1,0 +1,287 @@
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/fsbench/fsbench/wire/resultframe"
+	"github.com/fsbench/fsbench/wire/runplan"
+)
+
+// Recipe is the target side of one kind of test. The runner owns the loop
+// over iterations, the state file and the output; a recipe only measures.
+type Recipe struct {
+	// Iterations is how many results the step gives (the "iterations" or
+	// "passes" parameter, or 1).
+	Iterations func(p runplan.Params) (int, error)
+	// Iterate runs iteration iter (from 1) and returns its outcome. It
+	// may be called again for the same iteration after a reboot or a power
+	// cut in the middle, so it must not rely on work of an earlier call
+	// having finished.
+	Iterate func(ctx context.Context, e *Env, iter int) (*Outcome, error)
+	// Finish cleans up after the last iteration (fill data, scratch
+	// directories). It may run more than once; nil when there is nothing.
+	Finish func(ctx context.Context, e *Env) error
+}
+
+// Outcome is what an iteration measured.
+type Outcome struct {
+	Metrics []resultframe.Metric
+	Attrs   map[string]string
+	// Reboot asks for a reboot before this iteration runs: the runner
+	// records nothing and calls Iterate again after the boot.
+	Reboot bool
+	// RebootAfter asks for a reboot after this iteration's result, unless
+	// it was the step's last.
+	RebootAfter bool
+}
+
+func (o *Outcome) metric(name string, v float64, unit string) {
+	o.Metrics = append(o.Metrics, resultframe.Metric{Name: name, Value: v, Unit: unit})
+}
+
+func (o *Outcome) attr(k, v string) {
+	if o.Attrs == nil {
+		o.Attrs = map[string]string{}
+	}
+	o.Attrs[k] = v
+}
+
+var registry = map[string]Recipe{}
+
+func register(name string, r Recipe) {
+	if r.Iterations == nil {
+		r.Iterations = iterationsParam("iterations")
+	}
+	registry[name] = r
+}
+
+// iterationsParam reads the count from a parameter, 1 when it is absent.
+func iterationsParam(name string) func(runplan.Params) (int, error) {
+	return func(p runplan.Params) (int, error) {
+		if !p.Has(name) {
+			return 1, nil
+		}
+		n, err := p.Int(name)
+		if err != nil {
+			return 0, err
+		}
+		if n < 1 {
+			return 0, fmt.Errorf("%s is %d, want at least 1", name, n)
+		}
+		return int(n), nil
+	}
+}
+
+// Supported lists the recipes this runner executes.
+func Supported() []string {
+	var out []string
+	for k := range registry {
+		out = append(out, k)
+	}
+	return out
+}
+
+// Env is what a recipe sees of the runner.
+type Env struct {
+	Plan *runplan.Plan
+	Step runplan.Step
+	Part *runplan.Partition // the partition `on` names; nil when none
+	P    *runplan.Reader
+	// FreshBoot is true when nothing ran in this boot before this step's
+	// iteration (boot_time needs it).
+	FreshBoot bool
+	// Scratch is the step's data kept across reboots; a recipe sets it
+	// with SetScratch and the runner saves it with the state.
+	Scratch json.RawMessage
+	// BootID is the kernel's id of the current boot.
+	BootID string
+	// StateDir is the runner's state directory, outside the filesystems
+	// under test as long as they are not the root.
+	StateDir string
+	later    []runplan.Step // the plan's steps after this one
+	log      func(format string, args ...any)
+	print    func(line string)
+	saveFn   func(scratch json.RawMessage) error
+	mounts   []string
+}
+
+// Printf writes a line to the console as it is, without the runner's
+// prefix, for lines the host acts on.
+func (e *Env) Printf(format string, args ...any) {
+	if e.print != nil {
+		e.print(fmt.Sprintf(format, args...))
+	}
+}
+
+// save makes the step's scratch durable now, before something that may
+// not return (a power cut).
+func (e *Env) save() error {
+	if e.saveFn == nil {
+		return errors.New("the step's data cannot be saved here")
+	}
+	return e.saveFn(e.Scratch)
+}
+
+// usedLater reports whether a step after this one may work on p: a step
+// on p, or any step when p is the root, where every step keeps its state.
+func (e *Env) usedLater(p *runplan.Partition) bool {
+	if p.Root {
+		return true
+	}
+	for _, s := range e.later {
+		if s.On == p.Name {
+			return true
+		}
+	}
+	return false
+}
+
+// Logf writes a progress line to the console.
+func (e *Env) Logf(format string, args ...any) { e.log(format, args...) }
+
+// SetScratch keeps v for later calls of this step, across reboots.
+func (e *Env) SetScratch(v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	e.Scratch = b
+	return nil
+}
+
+// mountDir is where the runner mounts a partition it tests.
+func (e *Env) mountDir(p *runplan.Partition) string {
+	if p.Mountpoint != "" {
+		return p.Mountpoint
+	}
+	return filepath.Join("/mnt/fsbench", p.Name)
+}
+
+// MountPart mounts the partition with its plan's options (plus extra VFS
+// flags) on its mount point, unless it is mounted already, and returns the
+// directory. A partition the runner mounted is unmounted after the step.
+func (e *Env) MountPart(p *runplan.Partition, extra ...string) (string, error) {
+	if p.Root {
+		return "/", nil
+	}
+	if at, err := mountedAt(p.Device); err != nil {
+		return "", err
+	} else if len(at) > 0 && len(extra) == 0 {
+		return at[0], nil
+	}
+	dir := e.mountDir(p)
+	fl, err := flagsOf(append(append([]string(nil), p.Flags...), extra...))
+	if err != nil {
+		return "", err
+	}
+	if _, err := mount(p.Device, dir, p.FS, fl, p.Data); err != nil {
+		return "", err
+	}
+	e.mounts = append(e.mounts, dir)
+	return dir, nil
+}
+
+// Unmount unmounts every mount of the partition.
+func (e *Env) UnmountPart(p *runplan.Partition) error {
+	if p.Root {
+		return fmt.Errorf("partition %s is the root filesystem; it cannot be unmounted", p.Name)
+	}
+	at, err := mountedAt(p.Device)
+	if err != nil {
+		return err
+	}
+	for i := len(at) - 1; i >= 0; i-- {
+		if err := unmount(at[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// WorkDir returns an empty directory for the step inside the filesystem of
+// its partition, mounting it when needed.
+func (e *Env) WorkDir() (string, error) {
+	if e.Part == nil {
+		return "", fmt.Errorf("%s needs a partition", e.Step.ID())
+	}
+	dir, err := e.MountPart(e.Part)
+	if err != nil {
+		return "", err
+	}
+	if e.Part.Root {
+		dir = "/var/tmp"
+	}
+	w := filepath.Join(dir, "fsbench-"+safeName(e.Step.Test+"-"+e.Step.Case))
+	if err := os.RemoveAll(w); err != nil {
+		return "", err
+	}
+	return w, os.MkdirAll(w, 0o755)
+}
+
+func safeName(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '/' || r == 0 || r == ' ' {
+			return '_'
+		}
+		return r
+	}, s)
+}
+
+func (e *Env) cleanup() {
+	for i := len(e.mounts) - 1; i >= 0; i-- {
+		if err := unmount(e.mounts[i]); err != nil && e.log != nil {
+			e.Logf("%s: %v", e.Step.ID(), err)
+		}
+	}
+	e.mounts = nil
+}
+
+// Quiesce writes out what the filesystem on the partition holds dirty
+// (syncfs: the previous step's deletions, a pending journal commit), then
+// waits until the device has written nothing for two seconds, at most a
+// minute, so that background work a mount starts (ext4lazyinit zeroing
+// inode tables, btrfs and f2fs housekeeping) does not skew the
+// measurement that follows. Without the syncfs, dirty data would go out
+// when the kernel's timers say (a journal commit every 5 s, data after
+// 30 s), perhaps during the measurement. It says so when the device never
+// went quiet and lets the measurement go on.
+func (e *Env) Quiesce() {
+	if e.Part == nil {
+		return
+	}
+	dir := "/"
+	if !e.Part.Root {
+		at, _ := mountedAt(e.Part.Device)
+		dir = ""
+		if len(at) > 0 {
+			dir = at[0]
+		}
+	}
+	if dir != "" {
+		if err := syncFS(dir); err != nil {
+			e.Logf("%s: syncfs %s: %v", e.Step.ID(), dir, err)
+		}
+	}
+	waited, err := settle(e.Part.Device, 2*time.Second, time.Minute)
+	switch {
+	case err != nil:
+		e.Logf("%s: %v; measuring anyway", e.Step.ID(), err)
+	case waited > 5*time.Second:
+		e.Logf("%s: waited %s for %s to go quiet", e.Step.ID(), waited.Round(time.Second), e.Part.Device)
+	}
+}
+
+// skipError is a test that cannot run on this target; the result says
+// skipped, with the reason, rather than failed.
+type skipError struct{ msg string }
+
+func (e *skipError) Error() string { return e.msg }
+
+func skipf(format string, args ...any) error { return &skipError{fmt.Sprintf(format, args...)} }
