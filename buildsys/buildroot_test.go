@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/fsbench/fsbench/internal/testbin"
+	"github.com/fsbench/fsbench/wire/arch"
 )
 
 const (
@@ -186,7 +187,7 @@ func TestPostImageScript(t *testing.T) {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build fsbench: %v\n%s", err, out)
 	}
-	runner, err := os.ReadFile(testbin.Runner(t, "amd64"))
+	runner, err := os.ReadFile(testbin.Runner(t, arch.X86_64))
 	if err != nil {
 		t.Fatal(err)
 	}

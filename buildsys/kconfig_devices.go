@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/fsbench/fsbench/plan"
+	"github.com/fsbench/fsbench/wire/arch"
 )
 
 // serialDrivers maps the kernel's name for a serial port, without its
@@ -32,7 +33,7 @@ func (k *kbuilder) console(b plan.Board) {
 	switch {
 	case !known:
 		k.note(fmt.Sprintf("Board %s: build in the driver of %s and its console support.", b.Name, port))
-	case base == "ttyS" && b.Arch != "x86_64" && !isQEMU(b):
+	case base == "ttyS" && b.Arch != arch.X86_64 && !isQEMU(b):
 		k.note(fmt.Sprintf("Board %s: ttyS on an SoC is an 8250 variant; also build in its driver (CONFIG_SERIAL_8250_DW, _OMAP, _BCM2835AUX, ...).", b.Name))
 	}
 }
@@ -78,7 +79,7 @@ func (k *kbuilder) pci(b plan.Board) []Option {
 		return nil
 	}
 	opts := kopts("y", "PCI")
-	if b.Arch == "arm64" || b.Arch == "arm" {
+	if b.Arch == arch.ARM64 || b.Arch == arch.ARM {
 		opts = append(opts, Option{"PCI_HOST_GENERIC", "y"})
 	}
 	return opts

@@ -17,6 +17,7 @@ import (
 	"github.com/fsbench/fsbench/internal/testbin"
 	"github.com/fsbench/fsbench/plan"
 	"github.com/fsbench/fsbench/spec"
+	"github.com/fsbench/fsbench/wire/arch"
 )
 
 const arm64Spec = `
@@ -84,7 +85,7 @@ func TestArm64InQEMU(t *testing.T) {
 		t.Fatal(diags)
 	}
 	v := p.Variants[0]
-	bin := testbin.Runner(t, "arm64")
+	bin := testbin.Runner(t, arch.ARM64)
 	log := logrus.New()
 	log.Out = io.Discard
 	if testing.Verbose() {

@@ -22,6 +22,7 @@ import (
 	"github.com/fsbench/fsbench/driver/qemu/kernel"
 	"github.com/fsbench/fsbench/imagegen"
 	"github.com/fsbench/fsbench/internal/atomicfile"
+	"github.com/fsbench/fsbench/wire/arch"
 	"github.com/fsbench/fsbench/wire/resultframe"
 	"github.com/fsbench/fsbench/wire/runplan"
 )
@@ -78,8 +79,8 @@ func RunQEMU(ctx context.Context, v Variant, q QEMU, opt Options) (*Outcome, err
 	if err != nil {
 		return nil, err
 	}
-	arch := qemuArch(p.Board.Arch)
-	k, err := fetchKernel(ctx, log, q.KernelCache, arch, q.Kernel)
+	a := p.Board.Arch
+	k, err := fetchKernel(ctx, log, q.KernelCache, a, q.Kernel)
 	if err != nil {
 		return nil, err
 	}
@@ -90,7 +91,7 @@ func RunQEMU(ctx context.Context, v Variant, q QEMU, opt Options) (*Outcome, err
 	}
 	args := append(append([]string(nil), v.Bootargs...), "fsbench.finally=poweroff", "panic=-1")
 	mach := qemu.Machine{
-		Arch: arch, Kernel: qemu.BootKernel(ctx, k, filepath.Join(q.KernelCache, "uncompressed"), log),
+		Arch: a, Kernel: qemu.BootKernel(ctx, k, filepath.Join(q.KernelCache, "uncompressed"), log),
 		Append:    args,
 		Disks:     []qemu.Disk{{Path: disk, Format: "raw", Interface: q.Disk}},
 		MemoryMiB: q.MemoryMiB, CPUs: q.CPUs, Accel: q.Accel, Watchdog: needsWatchdog(p),
@@ -121,7 +122,7 @@ func RunQEMU(ctx context.Context, v Variant, q QEMU, opt Options) (*Outcome, err
 	out := &Outcome{Variant: v.Name, Results: filepath.Join(runDir, "results.jsonl"),
 		Console: filepath.Join(runDir, "console.log"), Kernel: k.Version.String(), Accel: vm.Accel()}
 	sum, err := followPlan(ctx, sw, out, p, map[string]string{
-		"target": "qemu", "machine": machineName(arch, q.Disk), "accel": vm.Accel(),
+		"target": "qemu", "machine": machineName(a, q.Disk), "accel": vm.Accel(),
 		"kernel_package": k.Version.String(), "disk": q.Disk,
 	}, opt, v.Name, log, silenceFor(p), false)
 	out.Summary = sum
@@ -191,18 +192,18 @@ func followPlan(ctx context.Context, src io.Reader, out *Outcome, p *runplan.Pla
 var kernels sync.Map // kernelKey -> *kernel.Kernel
 
 type kernelKey struct {
-	arch string
+	arch arch.Arch
 	req  kernel.Request
 }
 
 // fetchKernel resolves and fetches the Debian kernel req names once per
 // process and architecture.
-func fetchKernel(ctx context.Context, log logrus.FieldLogger, cache, arch string, req kernel.Request) (*kernel.Kernel, error) {
-	key := kernelKey{arch, req}
+func fetchKernel(ctx context.Context, log logrus.FieldLogger, cache string, a arch.Arch, req kernel.Request) (*kernel.Kernel, error) {
+	key := kernelKey{a, req}
 	if k, ok := kernels.Load(key); ok {
 		return k.(*kernel.Kernel), nil
 	}
-	v, err := kernel.ResolveRequest(ctx, log, cache, arch, req)
+	v, err := kernel.ResolveRequest(ctx, log, cache, a, req)
 	if err != nil {
 		return nil, err
 	}
@@ -252,17 +253,8 @@ func loadBuild(dir string) (*imagegen.Manifest, *runplan.Plan, error) {
 	return m, p, nil
 }
 
-func machineName(arch, disk string) string {
-	m := "q35"
-	if arch == "aarch64" {
-		m = "virt"
-	}
-	return "qemu-system-" + arch + " " + m + " " + disk
-}
-
-func qemuArch(arch string) string {
-	if arch == "arm64" {
-		return "aarch64"
-	}
-	return arch
+// machineName describes the emulated board in results, as
+// "qemu-system-x86_64 q35 virtio".
+func machineName(a arch.Arch, disk string) string {
+	return "qemu-system-" + a.QEMU() + " " + qemu.MachineType(a) + " " + disk
 }

@@ -69,25 +69,15 @@ func abortAll(files []*atomicfile.File) {
 	}
 }
 
-func kernelImage(arch string) string {
-	switch arch {
-	case "arm64", "riscv64":
-		return "Image"
-	case "arm":
-		return "zImage"
-	}
-	return "bzImage"
-}
-
 func extlinuxConf(v plan.Variant) string {
 	return fmt.Sprintf("# fsbench variant %s\ndefault fsbench\nlabel fsbench\n    kernel /%s\n    fdtdir /\n    append %s\n",
-		v.Name, kernelImage(v.Board.Arch), strings.Join(v.Bootargs, " "))
+		v.Name, v.Board.Arch.KernelImage(), strings.Join(v.Bootargs, " "))
 }
 
 // bootCmd is a U-Boot script, to be compiled with
 // mkimage -A arm -T script -C none -d boot.cmd boot.scr.
 func bootCmd(v plan.Variant) string {
-	img := kernelImage(v.Board.Arch)
+	img := v.Board.Arch.KernelImage()
 	boot := "bootz"
 	if img == "Image" {
 		boot = "booti"

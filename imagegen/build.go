@@ -16,6 +16,7 @@ import (
 	"github.com/fsbench/fsbench/filesystems"
 	"github.com/fsbench/fsbench/internal/atomicfile"
 	"github.com/fsbench/fsbench/plan"
+	"github.com/fsbench/fsbench/wire/arch"
 )
 
 // Options are the inputs of a build besides the plan.
@@ -88,7 +89,7 @@ type builder struct {
 	opts    Options
 	log     logrus.FieldLogger
 	layers  map[string][]string // partition name -> tarballs staged over its contents
-	arch    string              // the board's
+	arch    arch.Arch           // the board's
 	scratch *scratch
 }
 

@@ -49,7 +49,7 @@ func build(t *testing.T, specPath string, epoch int64) (*plan.Plan, *Manifest, s
 		t.Fatalf("spec: %s", diags.Error())
 	}
 	out := t.TempDir()
-	m, err := Build(context.Background(), p, p.Variants[0], Options{OutDir: out, SpecDir: s.Dir, Epoch: epoch, FullSHA256: true, CacheDir: testbin.CacheDir(), Runner: testbin.Runner(t, testbin.GOARCH(p.Variants[0].Board.Arch))})
+	m, err := Build(context.Background(), p, p.Variants[0], Options{OutDir: out, SpecDir: s.Dir, Epoch: epoch, FullSHA256: true, CacheDir: testbin.CacheDir(), Runner: testbin.Runner(t, p.Variants[0].Board.Arch)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -266,7 +266,7 @@ func TestInterruptedBuildLeavesNothing(t *testing.T) {
 			log.Out = io.Discard
 			log.Level = logrus.InfoLevel
 			log.AddHook(cancelOn{prefix: at, cancel: cancel})
-			_, err := Build(ctx, p, p.Variants[0], Options{OutDir: out, SpecDir: s.Dir, Log: log, CacheDir: testbin.CacheDir(), Runner: testbin.Runner(t, testbin.GOARCH(p.Variants[0].Board.Arch))})
+			_, err := Build(ctx, p, p.Variants[0], Options{OutDir: out, SpecDir: s.Dir, Log: log, CacheDir: testbin.CacheDir(), Runner: testbin.Runner(t, p.Variants[0].Board.Arch)})
 			if !errors.Is(err, context.Canceled) {
 				t.Fatalf("build cancelled while %s returned %v, want context.Canceled", at, err)
 			}

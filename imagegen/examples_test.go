@@ -163,7 +163,7 @@ func buildVariant(t *testing.T, specDir string, p *plan.Plan, v plan.Variant, ep
 	t.Helper()
 	out := t.TempDir()
 	opt := Options{OutDir: out, SpecDir: specDir, Epoch: epoch, CacheDir: testbin.CacheDir(),
-		Runner: testbin.Runner(t, testbin.GOARCH(v.Board.Arch)), HelperRunner: testbin.Runner(t, "")}
+		Runner: testbin.Runner(t, v.Board.Arch), HelperRunner: testbin.Runner(t, "")}
 	if _, err := Build(context.Background(), p, v, opt); err != nil {
 		t.Fatalf("building %s: %v", v.Name, err)
 	}

@@ -451,7 +451,7 @@ func TestBuildRefusesLosses(t *testing.T) {
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
-			_, err := Build(ctx, p, p.Variants[0], Options{OutDir: t.TempDir(), SpecDir: s.Dir, CacheDir: testbin.CacheDir(), Runner: testbin.Runner(t, testbin.GOARCH(p.Variants[0].Board.Arch))})
+			_, err := Build(ctx, p, p.Variants[0], Options{OutDir: t.TempDir(), SpecDir: s.Dir, CacheDir: testbin.CacheDir(), Runner: testbin.Runner(t, p.Variants[0].Board.Arch)})
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Errorf("build error = %v, want one containing %q", err, c.want)
 			}

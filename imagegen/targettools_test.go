@@ -13,6 +13,7 @@ import (
 	"github.com/fsbench/fsbench/internal/testbin"
 	"github.com/fsbench/fsbench/plan"
 	"github.com/fsbench/fsbench/spec"
+	"github.com/fsbench/fsbench/wire/arch"
 	"github.com/fsbench/fsbench/wire/runplan"
 )
 
@@ -57,7 +58,7 @@ func TestBusyboxCarriesTheTestsTools(t *testing.T) {
 	v := p.Variants[0]
 	out := t.TempDir()
 	m, err := Build(context.Background(), p, v, Options{OutDir: out, SpecDir: s.Dir, Epoch: 1700000000,
-		CacheDir: testbin.CacheDir(), Runner: testbin.Runner(t, "amd64")})
+		CacheDir: testbin.CacheDir(), Runner: testbin.Runner(t, arch.X86_64)})
 	switch {
 	case errors.Is(err, debpkg.ErrUnreachable):
 		t.Skipf("cannot reach the Debian mirror: %v", err)

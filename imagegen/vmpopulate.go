@@ -19,6 +19,7 @@ import (
 	"github.com/fsbench/fsbench/imagegen/payload"
 	"github.com/fsbench/fsbench/internal/atomicfile"
 	"github.com/fsbench/fsbench/target/populate"
+	"github.com/fsbench/fsbench/wire/arch"
 )
 
 // vmPopulate writes the staged tree into the filesystem image img of type
@@ -87,32 +88,28 @@ var populateMarkers = regexp.MustCompile(populate.OKMarker + "|" + populate.Fail
 
 // helper is what a helper boot needs.
 type helper struct {
-	arch, kernel, initrd string
+	arch           arch.Arch
+	kernel, initrd string
 }
 
 // helperBoot prepares the kernel and initramfs of a helper boot for
 // fstype in work: Debian's current kernel for the host's architecture, and
 // the host-architecture runner as /init.
 func (b *builder) helperBoot(ctx context.Context, fstype, work string) (*helper, error) {
-	arch, goarch := "", runtime.GOARCH
-	switch goarch {
-	case "amd64":
-		arch = "x86_64"
-	case "arm64":
-		arch = "aarch64"
-	default:
-		return nil, fmt.Errorf("helper boots need an x86_64 or arm64 host, not %s", goarch)
+	host, ok := arch.Host()
+	if !ok || (host != arch.X86_64 && host != arch.ARM64) {
+		return nil, fmt.Errorf("helper boots need an x86_64 or arm64 host, not %s", runtime.GOARCH)
 	}
 	explicit := b.opts.HelperRunner
-	if g, _ := payload.GOARCH(b.arch); explicit == "" && g == goarch {
+	if explicit == "" && b.arch == host {
 		explicit = b.opts.Runner
 	}
-	init, err := payload.FindRunner(explicit, map[string]string{"amd64": "x86_64", "arm64": "arm64"}[goarch])
+	init, err := payload.FindRunner(explicit, host)
 	if err != nil {
 		return nil, fmt.Errorf("helper boot: %w", err)
 	}
 	cache := filepath.Join(b.opts.cacheDir(), "kernels")
-	v, err := kernel.Resolve(ctx, b.log, b.opts.cacheDir(), arch)
+	v, err := kernel.Resolve(ctx, b.log, b.opts.cacheDir(), host)
 	if err != nil {
 		return nil, err
 	}
@@ -120,7 +117,7 @@ func (b *builder) helperBoot(ctx context.Context, fstype, work string) (*helper,
 	if err != nil {
 		return nil, err
 	}
-	m := qemu.Machine{Arch: arch, Disks: []qemu.Disk{{Interface: qemu.Virtio}}}
+	m := qemu.Machine{Arch: host, Disks: []qemu.Disk{{Interface: qemu.Virtio}}}
 	initrd := filepath.Join(work, "helper-initramfs.cpio.gz")
 	err = atomicfile.WriteFunc(initrd, 0o644, func(w io.Writer) error {
 		_, err := initramfs.Build(w, initramfs.Boot{Kernel: k, Modules: m.Modules(fstype), Init: init})
@@ -129,7 +126,7 @@ func (b *builder) helperBoot(ctx context.Context, fstype, work string) (*helper,
 	if err != nil {
 		return nil, fmt.Errorf("helper initramfs: %w", err)
 	}
-	return &helper{arch: arch, kernel: qemu.BootKernel(ctx, k, filepath.Join(cache, "uncompressed"), b.log), initrd: initrd}, nil
+	return &helper{arch: host, kernel: qemu.BootKernel(ctx, k, filepath.Join(cache, "uncompressed"), b.log), initrd: initrd}, nil
 }
 
 func lastLines(s string, n int) string {

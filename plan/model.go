@@ -9,6 +9,7 @@ package plan
 import (
 	"github.com/fsbench/fsbench/filesystems"
 	"github.com/fsbench/fsbench/recipes"
+	"github.com/fsbench/fsbench/wire/arch"
 )
 
 // Format names the plan's JSON schema. Readers check it; a change that
@@ -43,14 +44,14 @@ type Variant struct {
 
 // Board is the target.
 type Board struct {
-	Name       string   `json:"name"`
-	Arch       string   `json:"arch"`
-	Console    string   `json:"console"`
-	Storage    string   `json:"storage"`
-	Init       string   `json:"init"`
-	RootBy     string   `json:"root_by"`
-	Bootloader string   `json:"bootloader"`
-	KernelArgs []string `json:"kernel_args,omitempty"`
+	Name       string    `json:"name"`
+	Arch       arch.Arch `json:"arch"`
+	Console    string    `json:"console"`
+	Storage    string    `json:"storage"`
+	Init       string    `json:"init"`
+	RootBy     string    `json:"root_by"`
+	Bootloader string    `json:"bootloader"`
+	KernelArgs []string  `json:"kernel_args,omitempty"`
 }
 
 // Image is one disk image.

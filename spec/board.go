@@ -4,10 +4,9 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
-)
 
-// Architectures fsbench builds runners for.
-var Architectures = []string{"x86_64", "arm", "arm64", "riscv64"}
+	"github.com/fsbench/fsbench/wire/arch"
+)
 
 var boardSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
@@ -18,18 +17,18 @@ var boardSchema = &hcl.BodySchema{
 
 // defaultConsole is the first serial port's name on each architecture's
 // usual board or QEMU machine.
-var defaultConsole = map[string]string{
-	"x86_64":  "ttyS0,115200n8",
-	"arm":     "ttyAMA0,115200n8",
-	"arm64":   "ttyAMA0,115200n8",
-	"riscv64": "ttyS0,115200n8",
+var defaultConsole = map[arch.Arch]string{
+	arch.X86_64:  "ttyS0,115200n8",
+	arch.ARM:     "ttyAMA0,115200n8",
+	arch.ARM64:   "ttyAMA0,115200n8",
+	arch.RISCV64: "ttyS0,115200n8",
 }
 
 // DefaultBoard is the target when a spec names none: a QEMU x86_64
 // machine with a virtio disk, the virtual target fsbench runs on.
 func DefaultBoard() *Board {
 	return &Board{
-		Name: "qemu-x86_64", Arch: "x86_64", Console: defaultConsole["x86_64"],
+		Name: "qemu-x86_64", Arch: arch.X86_64, Console: defaultConsole[arch.X86_64],
 		Storage: "vda", Init: "busybox", RootBy: "partuuid", Bootloader: "none",
 		Ranges: Ranges{Attrs: map[string]hcl.Range{}},
 	}
@@ -38,7 +37,7 @@ func DefaultBoard() *Board {
 func (d *decoder) board(b *hcl.Block) *Board {
 	c := d.content(b.Body, boardSchema)
 	bd := &Board{Name: b.Labels[0], Ranges: newRanges(b.DefRange, c.Attributes)}
-	bd.Arch = d.enum(c.Attributes, "arch", "x86_64", "Unsupported architecture", Architectures...)
+	bd.Arch = arch.Arch(d.enum(c.Attributes, "arch", string(arch.X86_64), "Unsupported architecture", arch.Names()...))
 	bd.Console = d.str(c.Attributes, "console", "Invalid console")
 	if bd.Console == "" {
 		bd.Console = defaultConsole[bd.Arch]

@@ -3,6 +3,8 @@ package spec
 import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/fsbench/fsbench/wire/arch"
 )
 
 // Ranges remembers where each attribute of a block was written, so that a
@@ -50,7 +52,7 @@ type MatrixChoice struct {
 // Board describes the target.
 type Board struct {
 	Name       string
-	Arch       string
+	Arch       arch.Arch
 	Console    string
 	Storage    string // how the target's kernel names the flash device: mmcblk1, vda, nvme0n1
 	Init       string

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/sirupsen/logrus"
+
+	"github.com/fsbench/fsbench/wire/arch"
 )
 
 // ProbeTimeout bounds the KVM probe boot. A Debian kernel that works under
@@ -25,7 +27,7 @@ var probeLine = regexp.MustCompile(`Freeing unused kernel|Kernel panic`)
 
 var kvmVerdicts struct {
 	mu sync.Mutex
-	m  map[string]*verdict // by guest architecture
+	m  map[arch.Arch]*verdict // by guest architecture
 }
 
 type verdict struct {
@@ -49,7 +51,7 @@ func ProbeKVM(ctx context.Context, m Machine, log logrus.FieldLogger) (bool, str
 	}
 	kvmVerdicts.mu.Lock()
 	if kvmVerdicts.m == nil {
-		kvmVerdicts.m = map[string]*verdict{}
+		kvmVerdicts.m = map[arch.Arch]*verdict{}
 	}
 	v := kvmVerdicts.m[m.Arch]
 	if v == nil {
@@ -70,8 +72,12 @@ func ProbeKVM(ctx context.Context, m Machine, log logrus.FieldLogger) (bool, str
 }
 
 func probeKVM(ctx context.Context, m Machine, log logrus.FieldLogger) (bool, string) {
-	if host := hostArch(); host != m.Arch {
-		return false, fmt.Sprintf("no KVM for %s guests on a %s host", m.Arch, host)
+	if host, ok := arch.Host(); !ok || host != m.Arch {
+		name := runtime.GOARCH
+		if ok {
+			name = host.QEMU()
+		}
+		return false, fmt.Sprintf("no KVM for %s guests on a %s host", m.Arch.QEMU(), name)
 	}
 	f, err := os.OpenFile("/dev/kvm", os.O_RDWR, 0)
 	if err != nil {
@@ -107,14 +113,4 @@ func probeKVM(ctx context.Context, m Machine, log logrus.FieldLogger) (bool, str
 	}
 	return false, fmt.Sprintf("the kernel printed no %q line within %v under KVM (last line: %q): KVM hangs it here",
 		"Freeing unused kernel", ProbeTimeout, last)
-}
-
-func hostArch() string {
-	switch runtime.GOARCH {
-	case "amd64":
-		return "x86_64"
-	case "arm64":
-		return "aarch64"
-	}
-	return runtime.GOARCH
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/fsbench/fsbench/wire/arch"
 )
 
 // Command returns the QEMU command line for m (argv[0] is the program
@@ -18,7 +20,7 @@ func (m Machine) Command(console string) ([]string, error) {
 	if m.Accel != "kvm" && m.Accel != "tcg" {
 		return nil, fmt.Errorf("qemu: Command needs the accelerator decided (kvm or tcg), not %q", m.Accel)
 	}
-	argv := []string{"qemu-system-" + m.Arch, "-nodefaults", "-no-user-config", "-nographic"}
+	argv := []string{"qemu-system-" + m.Arch.QEMU(), "-nodefaults", "-no-user-config", "-nographic"}
 	cpu := "host"
 	if m.Accel == "tcg" {
 		// x86_64: "max" gives the guest SSE4.2 and friends, so that e.g.
@@ -26,9 +28,9 @@ func (m Machine) Command(console string) ([]string, error) {
 		// (3.83 s vs 3.92 s with qemu64 to the no-root panic). aarch64:
 		// cortex-a57, because "max" adds pointer authentication, which
 		// TCG emulates slowly.
-		cpu = map[string]string{"x86_64": "max", "aarch64": "cortex-a57"}[m.Arch]
+		cpu = map[arch.Arch]string{arch.X86_64: "max", arch.ARM64: "cortex-a57"}[m.Arch]
 	}
-	machine := map[string]string{"x86_64": "q35", "aarch64": "virt"}[m.Arch]
+	machine := MachineType(m.Arch)
 	argv = append(argv,
 		"-machine", machine, "-accel", m.Accel, "-cpu", cpu,
 		"-m", strconv.Itoa(m.MemoryMiB), "-smp", strconv.Itoa(m.CPUs),
@@ -63,3 +65,12 @@ func (m Machine) Command(console string) ([]string, error) {
 // optValue escapes a value inside a QEMU option list, where "," separates
 // options and ",," stands for a comma.
 func optValue(s string) string { return strings.ReplaceAll(s, ",", ",,") }
+
+// MachineType is the QEMU machine fsbench emulates for a board of
+// architecture a: q35 for x86_64, virt for arm64.
+func MachineType(a arch.Arch) string {
+	if a == arch.ARM64 {
+		return "virt"
+	}
+	return "q35"
+}

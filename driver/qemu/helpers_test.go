@@ -19,6 +19,7 @@ import (
 	"github.com/fsbench/fsbench/driver/qemu/initramfs"
 	"github.com/fsbench/fsbench/driver/qemu/internal/testkernel"
 	"github.com/fsbench/fsbench/driver/qemu/kernel"
+	"github.com/fsbench/fsbench/wire/arch"
 )
 
 // The boot tests run real QEMU on a real Debian kernel, with bootinit as
@@ -33,15 +34,19 @@ func needTool(t *testing.T, name string) {
 	}
 }
 
-// kernelArch maps Machine.Arch to the kernel package's and Go's names.
-var (
-	kernelArch = map[string]string{"x86_64": "x86_64", "aarch64": "arm64"}
-	goArch     = map[string]string{"x86_64": "amd64", "aarch64": "arm64"}
-)
-
-func needQEMU(t *testing.T, arch string) {
+// archOf reads a test's architecture, written as QEMU names it.
+func archOf(t *testing.T, name string) arch.Arch {
 	t.Helper()
-	needTool(t, "qemu-system-"+arch)
+	a, err := arch.Parse(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+func needQEMU(t *testing.T, name string) {
+	t.Helper()
+	needTool(t, "qemu-system-"+archOf(t, name).QEMU())
 }
 
 // built holds the test programs, compiled once per package and
@@ -69,9 +74,10 @@ func TestMain(m *testing.M) {
 
 // program returns a static build of pkg (bootinit's testinit or the
 // guest's init) for arch.
-func program(t *testing.T, pkg, arch string) string {
+func program(t *testing.T, pkg, name string) string {
 	t.Helper()
-	key := pkg + "@" + arch
+	goarch := archOf(t, name).GOARCH()
+	key := pkg + "@" + goarch
 	built.mu.Lock()
 	if built.dir == "" {
 		d, err := os.MkdirTemp("", "qemu-test-bin-")
@@ -89,9 +95,9 @@ func program(t *testing.T, pkg, arch string) string {
 	built.mu.Unlock()
 	b.once.Do(func() {
 		cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", b.path, "github.com/fsbench/fsbench/"+pkg)
-		cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux", "GOARCH="+goArch[arch])
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux", "GOARCH="+goarch)
 		if out, err := cmd.CombinedOutput(); err != nil {
-			b.err = fmt.Errorf("go build %s for %s: %v\n%s", pkg, arch, err, out)
+			b.err = fmt.Errorf("go build %s for %s: %v\n%s", pkg, goarch, err, out)
 		}
 	})
 	if b.err != nil {
@@ -106,17 +112,17 @@ const (
 )
 
 // guestKernel returns the Debian kernel for arch and the file to boot.
-func guestKernel(t *testing.T, arch string) (*kernel.Kernel, string) {
+func guestKernel(t *testing.T, name string) (*kernel.Kernel, string) {
 	t.Helper()
-	k := testkernel.Get(t, kernelArch[arch])
+	k := testkernel.Get(t, archOf(t, name))
 	return k, BootKernel(context.Background(), k, filepath.Join(testkernel.CacheDir(), "uncompressed"), testLog(t))
 }
 
 // initrd builds the initramfs with bootinit and the modules named.
-func initrd(t *testing.T, k *kernel.Kernel, arch string, modules []string) string {
+func initrd(t *testing.T, k *kernel.Kernel, name string, modules []string) string {
 	t.Helper()
 	var buf bytes.Buffer
-	if _, err := initramfs.Build(&buf, initramfs.Boot{Kernel: k, Modules: modules, Init: program(t, testinitPkg, arch)}); err != nil {
+	if _, err := initramfs.Build(&buf, initramfs.Boot{Kernel: k, Modules: modules, Init: program(t, testinitPkg, name)}); err != nil {
 		t.Fatal(err)
 	}
 	p := filepath.Join(t.TempDir(), "initrd.gz")

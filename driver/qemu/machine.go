@@ -1,19 +1,22 @@
 package qemu
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math/bits"
 	"os"
 	"slices"
 	"strings"
+
+	"github.com/fsbench/fsbench/wire/arch"
 )
 
 // Machine describes one VM.
 type Machine struct {
-	// Arch is "x86_64" (q35) or "aarch64" (virt); "arm64" is taken as
-	// "aarch64". Empty means x86_64.
-	Arch string
+	// Arch is arch.X86_64 (q35) or arch.ARM64 (virt), in any of its
+	// spellings ("aarch64" is taken as arch.ARM64). Empty means x86_64.
+	Arch arch.Arch
 	// Kernel is the kernel file QEMU loads with -kernel: on x86_64 a
 	// bzImage or, faster under TCG, the PVH vmlinux (see BootKernel); on
 	// aarch64 an Image.
@@ -61,14 +64,11 @@ const (
 // normalized returns m with its defaults filled in, or the first thing
 // QEMU would refuse, said in terms of the Machine.
 func (m Machine) normalized() (Machine, error) {
-	switch m.Arch {
-	case "", "x86_64", "amd64":
-		m.Arch = "x86_64"
-	case "aarch64", "arm64":
-		m.Arch = "aarch64"
-	default:
+	a, err := arch.Parse(string(cmp.Or(m.Arch, arch.X86_64)))
+	if err != nil || (a != arch.X86_64 && a != arch.ARM64) {
 		return m, fmt.Errorf("qemu: architecture %q: want x86_64 or aarch64", m.Arch)
 	}
+	m.Arch = a
 	switch m.Accel {
 	case "":
 		m.Accel = "auto"
@@ -151,7 +151,7 @@ func (d Disk) check() error {
 // consoleDevice is the guest's name for the serial port that carries the
 // console.
 func (m Machine) consoleDevice() string {
-	if m.Arch == "aarch64" {
+	if a, _ := arch.Parse(string(m.Arch)); a == arch.ARM64 {
 		return "ttyAMA0"
 	}
 	return "ttyS0"

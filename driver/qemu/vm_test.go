@@ -8,16 +8,17 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/fsbench/fsbench/wire/arch"
 )
 
 // TestProbeKVM logs the verdict on this host. It cannot require either
 // answer, but it must come within the probe's bound, with a reason, and
 // the second call must reuse it.
 func TestProbeKVM(t *testing.T) {
-	const arch = "x86_64"
-	needQEMU(t, arch)
-	_, image := guestKernel(t, arch)
-	m := Machine{Arch: arch, Kernel: image}
+	needQEMU(t, "x86_64")
+	_, image := guestKernel(t, "x86_64")
+	m := Machine{Arch: arch.X86_64, Kernel: image}
 	start := time.Now()
 	ok, why := ProbeKVM(context.Background(), m, testLog(t))
 	first := time.Since(start)
@@ -31,7 +32,7 @@ func TestProbeKVM(t *testing.T) {
 		t.Errorf("second probe: %v %q after %v", ok2, why2, time.Since(start))
 	}
 	// An aarch64 guest on an x86_64 host never gets KVM, without a boot.
-	if hostArch() == "x86_64" {
+	if host, _ := arch.Host(); host == arch.X86_64 {
 		if ok, why := ProbeKVM(context.Background(), Machine{Arch: "aarch64", Kernel: image}, testLog(t)); ok ||
 			!strings.Contains(why, "no KVM for aarch64 guests on a x86_64 host") {
 			t.Errorf("aarch64: %v %s", ok, why)

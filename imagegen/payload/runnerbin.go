@@ -4,28 +4,19 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-)
 
-// GOARCH maps a board architecture (the spec's arch) to Go's name for it.
-func GOARCH(arch string) (string, error) {
-	switch arch {
-	case "x86_64":
-		return "amd64", nil
-	case "arm64", "arm", "riscv64":
-		return arch, nil
-	}
-	return "", fmt.Errorf("no runner for architecture %q", arch)
-}
+	"github.com/fsbench/fsbench/wire/arch"
+)
 
 // RunnerEnv names the environment variable that points at a runner binary,
 // as Yocto and Buildroot builds set it to the one they built.
 const RunnerEnv = "FSBENCH_RUNNER"
 
-// FindRunner returns the runner binary for arch: the explicit path when
+// FindRunner returns the runner binary for a board of architecture a: the explicit path when
 // given (the -runner flag, or $FSBENCH_RUNNER), else
 // fsbench-runner-<goarch> beside the fsbench executable or in
 // ../libexec/fsbench from it, where scripts/install.sh puts them.
-func FindRunner(explicit, arch string) (string, error) {
+func FindRunner(explicit string, a arch.Arch) (string, error) {
 	if explicit != "" {
 		if fi, err := os.Stat(explicit); err != nil {
 			return "", fmt.Errorf("runner binary: %w", err)
@@ -34,11 +25,10 @@ func FindRunner(explicit, arch string) (string, error) {
 		}
 		return explicit, nil
 	}
-	goarch, err := GOARCH(arch)
-	if err != nil {
-		return "", err
+	if !a.Valid() {
+		return "", fmt.Errorf("no runner for architecture %q", a)
 	}
-	name := "fsbench-runner-" + goarch
+	name := "fsbench-runner-" + a.GOARCH()
 	exe, err := os.Executable()
 	if err != nil {
 		return "", err
@@ -53,13 +43,14 @@ func FindRunner(explicit, arch string) (string, error) {
 			return c, nil
 		}
 	}
-	return "", &MissingRunnerError{Arch: arch, Name: name, Looked: candidates}
+	return "", &MissingRunnerError{Arch: a, Name: name, Looked: candidates}
 }
 
 // MissingRunnerError says where a runner was looked for and how to get one.
 type MissingRunnerError struct {
-	Arch, Name string
-	Looked     []string
+	Arch   arch.Arch
+	Name   string
+	Looked []string
 }
 
 func (e *MissingRunnerError) Error() string {

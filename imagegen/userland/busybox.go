@@ -28,6 +28,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/fsbench/fsbench/internal/debpkg"
+	"github.com/fsbench/fsbench/wire/arch"
 )
 
 // Busybox is one fetched busybox-static package.
@@ -38,11 +39,11 @@ type Busybox struct {
 
 // FetchBusybox returns Debian's current busybox-static for arch (the
 // spec's board arch), from cacheDir or downloaded into it.
-func FetchBusybox(ctx context.Context, log logrus.FieldLogger, cacheDir, arch string) (*Busybox, error) {
-	da, err := debpkg.Arch(arch)
-	if err != nil {
-		return nil, fmt.Errorf("busybox userland: %w", err)
+func FetchBusybox(ctx context.Context, log logrus.FieldLogger, cacheDir string, a arch.Arch) (*Busybox, error) {
+	if !a.Valid() {
+		return nil, fmt.Errorf("busybox userland: no Debian architecture for %q", a)
 	}
+	da := a.Debian()
 	key := memoKey(cacheDir, da)
 	if b, ok := busyboxMemo.Load(key); ok {
 		return b.(*Busybox), nil

@@ -8,13 +8,13 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/sirupsen/logrus"
 
 	"github.com/fsbench/fsbench/internal/debpkg"
+	"github.com/fsbench/fsbench/wire/arch"
 )
 
 // fetch returns the host architecture's busybox-static from the test cache,
@@ -28,10 +28,10 @@ func fetch(t *testing.T) *Busybox {
 	if cache == "" {
 		cache = os.TempDir() + "/fsbench-test-cache"
 	}
-	arch := map[string]string{"amd64": "x86_64", "arm64": "arm64"}[runtime.GOARCH]
+	host, _ := arch.Host()
 	log := logrus.New()
 	log.Out = io.Discard
-	bb, err := FetchBusybox(context.Background(), log, cache, arch)
+	bb, err := FetchBusybox(context.Background(), log, cache, host)
 	if errors.Is(err, debpkg.ErrUnreachable) {
 		t.Skipf("cannot reach the Debian mirror: %v", err)
 	}

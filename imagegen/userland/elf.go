@@ -8,30 +8,16 @@ import (
 	"os"
 	"path"
 	"strings"
+
+	"github.com/fsbench/fsbench/wire/arch"
 )
 
-// debArch is what a Debian architecture means for the files of its
-// packages: the ELF machine and class they are built for and the multiarch
-// triplet of their library directories.
-type debArch struct {
-	machine elf.Machine
-	class   elf.Class
-	triplet string
-}
-
-var debArches = map[string]debArch{
-	"amd64":   {elf.EM_X86_64, elf.ELFCLASS64, "x86_64-linux-gnu"},
-	"arm64":   {elf.EM_AARCH64, elf.ELFCLASS64, "aarch64-linux-gnu"},
-	"armhf":   {elf.EM_ARM, elf.ELFCLASS32, "arm-linux-gnueabihf"},
-	"riscv64": {elf.EM_RISCV, elf.ELFCLASS64, "riscv64-linux-gnu"},
-}
-
-// libDirs are where Debian's packages put shared libraries, in the order
-// the lookup tries them: the multiarch directories first, as the loader
-// does, then the plain ones, and lib64 for the x86-64 loader's link. The
-// paths are relative to the root.
-func (a debArch) libDirs() []string {
-	return []string{"lib/" + a.triplet, "usr/lib/" + a.triplet, "lib", "usr/lib", "lib64", "usr/lib64"}
+// libDirs are where Debian's packages for a put shared libraries, in the
+// order the lookup tries them: the multiarch directories (named by a's
+// triplet) first, as the loader does, then the plain ones, and lib64 for
+// the x86-64 loader's link. The paths are relative to the root.
+func libDirs(a arch.Arch) []string {
+	return []string{"lib/" + a.Triplet(), "usr/lib/" + a.Triplet(), "lib", "usr/lib", "lib64", "usr/lib64"}
 }
 
 // elfDeps is what an ELF file asks of the dynamic loader.
@@ -45,7 +31,7 @@ type elfDeps struct {
 // root) needs at run time, or nil for a file that is not ELF (a shell
 // script). An ELF file for another machine is an error: a package of the
 // wrong architecture would give a tree the board cannot run.
-func readELF(p, rel string, arch debArch) (*elfDeps, error) {
+func readELF(p, rel string, a arch.Arch) (*elfDeps, error) {
 	fh, err := os.Open(p)
 	if err != nil {
 		return nil, err
@@ -59,8 +45,8 @@ func readELF(p, rel string, arch debArch) (*elfDeps, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", rel, err)
 	}
-	if f.Machine != arch.machine || f.Class != arch.class {
-		return nil, fmt.Errorf("%s is %s %s, want %s %s", rel, f.Class, f.Machine, arch.class, arch.machine)
+	if machine, class := a.ELF(); f.Machine != machine || f.Class != class {
+		return nil, fmt.Errorf("%s is %s %s, want %s %s", rel, f.Class, f.Machine, class, machine)
 	}
 	d := &elfDeps{}
 	for _, prog := range f.Progs {

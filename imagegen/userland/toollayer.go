@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/fsbench/fsbench/internal/debpkg"
+	"github.com/fsbench/fsbench/wire/arch"
 )
 
 // entry is one file or symlink of the tools layer.
@@ -28,7 +29,7 @@ type entry struct {
 // layerBuilder collects the layer's entries from the fetched packages.
 type layerBuilder struct {
 	ps      *packages
-	arch    debArch
+	arch    arch.Arch
 	entries map[string]*entry // by path relative to the root
 	used    map[string]debpkg.Package
 	scan    []string          // regular files still to read as ELF
@@ -139,7 +140,7 @@ func (b *layerBuilder) addLibraries() error {
 // addLib adds the library soname that the file at needs, looked up as the
 // loader looks it up: DT_RUNPATH, then Debian's library directories.
 func (b *layerBuilder) addLib(at string, from *pkgTree, soname string, runpath []string) error {
-	dirs := append(append([]string(nil), runpath...), b.arch.libDirs()...)
+	dirs := append(append([]string(nil), runpath...), libDirs(b.arch)...)
 	look := func() (string, bool, error) {
 		for _, dir := range dirs {
 			rel := path.Join(dir, soname)
@@ -173,7 +174,7 @@ func (b *layerBuilder) addInterp(at string, from *pkgTree, interp string) error 
 	}
 	look := func() (string, bool, error) {
 		cands := []string{rel}
-		for _, dir := range b.arch.libDirs() {
+		for _, dir := range libDirs(b.arch) {
 			cands = append(cands, path.Join(dir, path.Base(rel)))
 		}
 		for _, c := range cands {

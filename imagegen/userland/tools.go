@@ -15,6 +15,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/fsbench/fsbench/internal/debpkg"
+	"github.com/fsbench/fsbench/wire/arch"
 )
 
 // toolPackages names the Debian package of each program a test plan may
@@ -81,15 +82,11 @@ type Tools struct {
 // that provide programs, and those of their shared libraries, from
 // cacheDir or downloaded into it, and lays out the layer. A program
 // ToolPackage does not know is an error.
-func FetchTools(ctx context.Context, log logrus.FieldLogger, cacheDir, arch string, programs []string) (*Tools, error) {
-	da, err := debpkg.Arch(arch)
-	if err != nil {
-		return nil, fmt.Errorf("target tools: %w", err)
+func FetchTools(ctx context.Context, log logrus.FieldLogger, cacheDir string, a arch.Arch, programs []string) (*Tools, error) {
+	if !a.Valid() {
+		return nil, fmt.Errorf("target tools: no Debian architecture for %q", a)
 	}
-	a, ok := debArches[da]
-	if !ok {
-		return nil, fmt.Errorf("target tools: no library layout known for Debian's %s", da)
-	}
+	da := a.Debian()
 	names := slices.Clone(programs)
 	slices.Sort(names)
 	names = slices.Compact(names)

@@ -20,6 +20,7 @@ import (
 
 	"github.com/fsbench/fsbench/filesystems"
 	"github.com/fsbench/fsbench/internal/debpkg"
+	"github.com/fsbench/fsbench/wire/arch"
 )
 
 // checkers are the programs the filesystems' checks and re-formats need.
@@ -27,7 +28,7 @@ var checkers = []string{"e2fsck", "mke2fs", "mkfs.ext4", "fsck.f2fs", "btrfs", "
 
 // fetchTools returns the tools layer for arch from the test cache, or
 // skips when apt cannot provide it.
-func fetchTools(t *testing.T, arch string, programs ...string) *Tools {
+func fetchTools(t *testing.T, a arch.Arch, programs ...string) *Tools {
 	t.Helper()
 	if _, err := exec.LookPath("apt-get"); err != nil {
 		t.Skip("needs apt-get to fetch the tools' packages (Debian)")
@@ -38,7 +39,7 @@ func fetchTools(t *testing.T, arch string, programs ...string) *Tools {
 	}
 	log := logrus.New()
 	log.Out = io.Discard
-	tools, err := FetchTools(context.Background(), log, cache, arch, programs)
+	tools, err := FetchTools(context.Background(), log, cache, a, programs)
 	switch {
 	case errors.Is(err, debpkg.ErrUnreachable):
 		t.Skipf("cannot reach the Debian mirror: %v", err)
@@ -256,7 +257,6 @@ func TestToolsForArm64(t *testing.T) {
 		t.Fatal(err)
 	}
 	layer := readLayer(t, buf.Bytes())
-	arch := debArches["arm64"]
 	elfs := 0
 	for name, e := range layer {
 		if e.hdr.Typeflag != tar.TypeReg || !bytes.HasPrefix(e.data, []byte(elf.ELFMAG)) {
@@ -281,7 +281,7 @@ func TestToolsForArm64(t *testing.T) {
 		}
 		needed, _ := f.DynString(elf.DT_NEEDED)
 		for _, so := range needed {
-			if !slices.ContainsFunc(arch.libDirs(), func(d string) bool { return resolveLayer(layer, path.Join(d, so)) != "" }) {
+			if !slices.ContainsFunc(libDirs(arch.ARM64), func(d string) bool { return resolveLayer(layer, path.Join(d, so)) != "" }) {
 				t.Errorf("%s needs %s, which is in none of the layer's library directories", name, so)
 			}
 		}
@@ -299,15 +299,12 @@ func TestToolsForArm64(t *testing.T) {
 	}
 }
 
-func hostArch(t *testing.T) string {
-	switch runtime.GOARCH {
-	case "amd64":
-		return "x86_64"
-	case "arm64":
-		return "arm64"
+func hostArch(t *testing.T) arch.Arch {
+	host, ok := arch.Host()
+	if !ok {
+		t.Skip("no Debian tools layer for a " + runtime.GOARCH + " host")
 	}
-	t.Skip("no Debian tools layer for a " + runtime.GOARCH + " host")
-	return ""
+	return host
 }
 
 func TestToolsUnknownProgram(t *testing.T) {

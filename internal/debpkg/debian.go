@@ -31,22 +31,6 @@ type Package struct {
 // String is the apt form name:arch=version.
 func (p Package) String() string { return p.Name + ":" + p.Arch + "=" + p.Version }
 
-// Arch maps a board architecture (the spec's arch, or QEMU's name) to
-// Debian's.
-func Arch(arch string) (string, error) {
-	switch arch {
-	case "x86_64", "amd64":
-		return "amd64", nil
-	case "arm64", "aarch64":
-		return "arm64", nil
-	case "arm", "armhf":
-		return "armhf", nil
-	case "riscv64":
-		return "riscv64", nil
-	}
-	return "", fmt.Errorf("no Debian architecture for %q", arch)
-}
-
 // Errors that tell the user what to do.
 var (
 	ErrForeignArchNotConfigured = errors.New("foreign architecture not configured in dpkg")

@@ -1,11 +1,13 @@
 // Package suggest finds the name a user most likely meant, for the "did
-// you mean" of error messages. It depends on nothing, so every package
-// (the target runner too) can use it.
+// you mean" of error messages. It depends on the standard library and the
+// architecture names of package arch only, so every package can use it.
 package suggest
 
 import (
 	"sort"
 	"strings"
+
+	"github.com/fsbench/fsbench/wire/arch"
 )
 
 // Closest picks the candidate a user most likely meant. Case, "_" and "-" are
@@ -56,22 +58,16 @@ func Closest(name string, candidates []string) string {
 	return best
 }
 
-// aliases are other names for the same thing that no edit distance finds:
-// the architecture names of other toolchains and distributions.
-var aliases = map[string]string{
-	"aarch64": "arm64",
-	"amd64":   "x86_64",
-	"x8664":   "x86_64",
-	"x64":     "x86_64",
-	"armhf":   "arm",
-	"armv7":   "arm",
-	"armv7l":  "arm",
-	"armel":   "arm",
-	"riscv":   "riscv64",
-	"fat":     "vfat",
-	"fat32":   "vfat",
-	"msdos":   "vfat",
-}
+// aliases are other names for the same thing that no edit distance finds,
+// by their normalized spelling: the architecture names of other toolchains
+// and distributions (package arch knows them all), and FAT's names.
+var aliases = func() map[string]string {
+	m := map[string]string{"fat": "vfat", "fat32": "vfat", "msdos": "vfat"}
+	for other, name := range arch.Spellings() {
+		m[normalize(other)] = name
+	}
+	return m
+}()
 
 func normalize(s string) string {
 	s = strings.ToLower(s)

@@ -7,26 +7,35 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"sync"
 	"testing"
+
+	"github.com/fsbench/fsbench/wire/arch"
 )
 
 var (
 	mu    sync.Mutex
 	dir   string
-	built = map[string]string{}
+	built = map[arch.Arch]string{}
 )
 
-// Runner returns a static fsbench-runner for goarch ("" for the host's).
-func Runner(t testing.TB, goarch string) string {
+// Runner returns a static fsbench-runner for a board of architecture a
+// ("" for the host's).
+func Runner(t testing.TB, a arch.Arch) string {
 	t.Helper()
-	if goarch == "" {
-		goarch = runtime.GOARCH
+	if a == "" {
+		host, ok := arch.Host()
+		if !ok {
+			t.Skip("fsbench builds no runner for this host's architecture")
+		}
+		a = host
+	}
+	if !a.Valid() {
+		t.Fatalf("no runner for architecture %q", a)
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if p, ok := built[goarch]; ok {
+	if p, ok := built[a]; ok {
 		return p
 	}
 	if dir == "" {
@@ -36,13 +45,13 @@ func Runner(t testing.TB, goarch string) string {
 		}
 		dir = d
 	}
-	out := filepath.Join(dir, "fsbench-runner-"+goarch)
+	out := filepath.Join(dir, "fsbench-runner-"+a.GOARCH())
 	cmd := exec.Command("go", "build", "-trimpath", "-o", out, "github.com/fsbench/fsbench/cmd/fsbench-runner")
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux", "GOARCH="+goarch, "GOARM=7")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux", "GOARCH="+a.GOARCH(), "GOARM="+a.GOARM())
 	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("building the runner for %s: %v\n%s", goarch, err, b)
+		t.Fatalf("building the runner for %s: %v\n%s", a, err, b)
 	}
-	built[goarch] = out
+	built[a] = out
 	return out
 }
 
@@ -54,12 +63,4 @@ func CacheDir() string {
 		return d
 	}
 	return filepath.Join(os.TempDir(), "fsbench-test-cache")
-}
-
-// GOARCH maps a spec's board architecture to Go's name for it.
-func GOARCH(arch string) string {
-	if arch == "x86_64" {
-		return "amd64"
-	}
-	return arch
 }

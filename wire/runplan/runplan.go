@@ -15,6 +15,8 @@ import (
 	"os"
 	"strconv"
 	"time"
+
+	"github.com/fsbench/fsbench/wire/arch"
 )
 
 // Format names the schema. The runner refuses a plan of another format, so
@@ -56,10 +58,10 @@ type Plan struct {
 
 // Board is the target as the spec names it.
 type Board struct {
-	Name    string `json:"name"`
-	Arch    string `json:"arch"`
-	Console string `json:"console"`
-	Init    string `json:"init"`
+	Name    string    `json:"name"`
+	Arch    arch.Arch `json:"arch"`
+	Console string    `json:"console"`
+	Init    string    `json:"init"`
 	// Userland is "busybox" when fsbench assembled the root's userland
 	// (contents { userland = "busybox" }): then nothing on the target
 	// needs stopping before a reboot but the filesystems.

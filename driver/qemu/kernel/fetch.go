@@ -35,10 +35,10 @@ type Kernel struct {
 // first if the cache does not hold it (package debpkg: the entry is
 // cacheDir/<package>_<version>_<arch>/ and appears atomically).
 func Fetch(ctx context.Context, log logrus.FieldLogger, cacheDir string, v Version) (*Kernel, error) {
-	if v.Package == "" || v.PackageVersion == "" || v.DebArch == "" {
+	if v.Package == "" || v.PackageVersion == "" || v.Arch.Debian() == "" {
 		return nil, fmt.Errorf("kernel: incomplete version %+v (use Resolve)", v)
 	}
-	p := debpkg.Package{Name: v.Package, Version: v.PackageVersion, Arch: v.DebArch}
+	p := debpkg.Package{Name: v.Package, Version: v.PackageVersion, Arch: v.Arch.Debian()}
 	dir, err := debpkg.Fetch(ctx, log, cacheDir, p, func(root string) error {
 		_, err := describe(root, v)
 		return err

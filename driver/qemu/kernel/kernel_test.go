@@ -71,7 +71,7 @@ func TestVersionFormat(t *testing.T) {
 	if want := k.Package + ":amd64=" + k.PackageVersion; k.Version.String() != want {
 		t.Errorf("String() = %q, want %q", k.Version.String(), want)
 	}
-	if k.Metapackage != "linux-image-amd64" || k.Arch != "x86_64" || k.DebArch != "amd64" {
+	if k.Metapackage != "linux-image-amd64" || k.Arch != "x86_64" || k.Arch.Debian() != "amd64" {
 		t.Errorf("Version = %+v", k.Version)
 	}
 	if "linux-image-"+k.Release != k.Package {
@@ -86,7 +86,7 @@ func TestFetchFiles(t *testing.T) {
 			t.Error(err)
 		}
 	}
-	if !debpkg.Cached(k.Dir, debpkg.Package{Name: k.Package, Version: k.PackageVersion, Arch: k.DebArch}) {
+	if !debpkg.Cached(k.Dir, debpkg.Package{Name: k.Package, Version: k.PackageVersion, Arch: k.Arch.Debian()}) {
 		t.Errorf("%s is not a complete cache entry", k.Dir)
 	}
 	if filepath.Base(k.Image) != "vmlinuz-"+k.Release {
@@ -124,7 +124,7 @@ func TestFetchRejectsWrongMarker(t *testing.T) {
 	k := testKernel(t)
 	other := k.Version
 	other.PackageVersion += "+other"
-	p := debpkg.Package{Name: other.Package, Version: other.PackageVersion, Arch: other.DebArch}
+	p := debpkg.Package{Name: other.Package, Version: other.PackageVersion, Arch: other.Arch.Debian()}
 	if debpkg.Cached(k.Dir, p) {
 		t.Error("a cache entry whose marker names another version counts as cached")
 	}

@@ -11,17 +11,17 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/fsbench/fsbench/internal/debpkg"
+	"github.com/fsbench/fsbench/wire/arch"
 )
 
 // Version identifies one Debian kernel package exactly. It is what a result
 // records: String() is apt's own pkg=version syntax, so the same kernel can be
 // fetched again with `apt-get download` as long as the mirror keeps it.
 type Version struct {
-	Arch           string // QEMU/fsbench architecture: "x86_64" or "arm64"
-	DebArch        string // Debian architecture: "amd64" or "arm64"
-	Metapackage    string // e.g. "linux-image-amd64"; empty when a kernel package was asked for
-	Package        string // e.g. "linux-image-6.1.0-57-amd64"
-	PackageVersion string // Debian version of Package, e.g. "6.1.192-3"
+	Arch           arch.Arch // arch.X86_64 or arch.ARM64
+	Metapackage    string    // e.g. "linux-image-amd64"; empty when a kernel package was asked for
+	Package        string    // e.g. "linux-image-6.1.0-57-amd64"
+	PackageVersion string    // Debian version of Package, e.g. "6.1.192-3"
 }
 
 // String returns "package:arch=version", the argument `apt-get download`
@@ -34,20 +34,13 @@ func (v Version) String() string {
 // that for the native one too, and it keeps a foreign kernel from being
 // confused with a native package of the same name.
 func (v Version) aptName() string {
-	return v.Package + ":" + v.DebArch
+	return v.Package + ":" + v.Arch.Debian()
 }
 
 // ErrForeignArchNotConfigured is returned by Resolve for an architecture that
 // dpkg does not know on this host. Adding it changes the host's apt
 // configuration, which this package never does on its own.
 var ErrForeignArchNotConfigured = debpkg.ErrForeignArchNotConfigured
-
-var debArch = map[string]string{
-	"x86_64":  "amd64",
-	"amd64":   "amd64",
-	"arm64":   "arm64",
-	"aarch64": "arm64",
-}
 
 // Request names the kernel to boot: a Debian kernel package, a version of
 // it, or both. The zero Request is the architecture's metapackage
@@ -96,22 +89,22 @@ func ParseRequest(s string) (Request, error) {
 // It runs `apt-get update` only when apt knows no metapackage at all (a fresh
 // container without package lists), and logs that it does so. apt's answers
 // are kept in cacheDir (none when empty) while apt's state is unchanged.
-func Resolve(ctx context.Context, log logrus.FieldLogger, cacheDir, arch string) (Version, error) {
-	return ResolveRequest(ctx, log, cacheDir, arch, Request{})
+func Resolve(ctx context.Context, log logrus.FieldLogger, cacheDir string, a arch.Arch) (Version, error) {
+	return ResolveRequest(ctx, log, cacheDir, a, Request{})
 }
 
 // ResolveRequest is Resolve for the kernel req names: a metapackage is
 // followed to the kernel package it depends on at the version asked for; a
 // kernel package is taken as it is.
-func ResolveRequest(ctx context.Context, log logrus.FieldLogger, cacheDir, arch string, req Request) (Version, error) {
-	da, ok := debArch[arch]
-	if !ok {
-		return Version{}, fmt.Errorf("kernel: no Debian kernel for architecture %q (want x86_64 or arm64)", arch)
+func ResolveRequest(ctx context.Context, log logrus.FieldLogger, cacheDir string, a arch.Arch, req Request) (Version, error) {
+	canon, err := arch.Parse(string(a))
+	if err == nil && canon != arch.X86_64 && canon != arch.ARM64 {
+		err = fmt.Errorf("want x86_64 or arm64, not %s", canon)
 	}
-	canon := "x86_64"
-	if da == "arm64" {
-		canon = "arm64"
+	if err != nil {
+		return Version{}, fmt.Errorf("kernel: no Debian kernel for this architecture: %w", err)
 	}
+	da := canon.Debian()
 	if err := debpkg.CheckArch(ctx, da); err != nil {
 		return Version{}, fmt.Errorf("kernel: %w", err)
 	}
@@ -138,7 +131,7 @@ func ResolveRequest(ctx context.Context, log logrus.FieldLogger, cacheDir, arch 
 			return Version{}, fmt.Errorf("kernel: %w", err)
 		}
 	}
-	v := Version{Arch: canon, DebArch: da}
+	v := Version{Arch: canon}
 	if kernelPackageRE.MatchString(name) {
 		v.Package, v.PackageVersion = name, fields["Version"]
 	} else {

@@ -11,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/fsbench/fsbench/wire/arch"
 )
 
 // Uncompressed writes an uncompressed kernel into dir (once; later calls
@@ -31,7 +33,7 @@ import (
 //     releases ship, is decompressed into dir.
 func (k *Kernel) Uncompressed(ctx context.Context, dir string) (string, error) {
 	out := filepath.Join(dir, "vmlinux-"+k.Release)
-	if k.DebArch == "arm64" {
+	if k.Arch == arch.ARM64 {
 		out = filepath.Join(dir, "Image-"+k.Release)
 		if isArm64Image(k.Image) {
 			return k.Image, nil
@@ -45,7 +47,7 @@ func (k *Kernel) Uncompressed(ctx context.Context, dir string) (string, error) {
 		return "", fmt.Errorf("kernel: %w", err)
 	}
 	var raw []byte
-	if k.DebArch == "arm64" {
+	if k.Arch == arch.ARM64 {
 		raw, err = gunzip(img)
 		if err == nil && (len(raw) < 0x40 || !bytes.Equal(raw[0x38:0x3c], arm64Magic)) {
 			err = errors.New("the decompressed file is not an arm64 Image")

@@ -18,6 +18,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/fsbench/fsbench/driver/qemu/kernel"
+	"github.com/fsbench/fsbench/wire/arch"
 )
 
 // CacheDir is the kernel cache the tests share with qemu/kernel's.
@@ -36,22 +37,22 @@ type result struct {
 
 var (
 	mu      sync.Mutex
-	kernels = map[string]*result{}
+	kernels = map[arch.Arch]*result{}
 )
 
-// Get returns the kernel for arch ("x86_64" or "arm64"), skipping t when
+// Get returns the kernel for a (x86_64 or arm64), skipping t when
 // apt is missing or cannot reach the mirror, or the foreign architecture
 // is not configured (the message says how to configure it).
-func Get(t testing.TB, arch string) *kernel.Kernel {
+func Get(t testing.TB, a arch.Arch) *kernel.Kernel {
 	t.Helper()
 	if _, err := exec.LookPath("apt-get"); err != nil {
 		t.Skip("apt-get not installed: no Debian kernel to boot")
 	}
 	mu.Lock()
-	r := kernels[arch]
+	r := kernels[a]
 	if r == nil {
 		r = &result{}
-		kernels[arch] = r
+		kernels[a] = r
 	}
 	mu.Unlock()
 	r.once.Do(func() {
@@ -60,7 +61,7 @@ func Get(t testing.TB, arch string) *kernel.Kernel {
 		log := logrus.New()
 		log.Out = logWriter{t}
 		start := time.Now()
-		v, err := kernel.Resolve(ctx, log, CacheDir(), arch)
+		v, err := kernel.Resolve(ctx, log, CacheDir(), a)
 		if err != nil {
 			r.err = err
 			return
