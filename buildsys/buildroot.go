@@ -80,11 +80,10 @@ func buildrootVars(v *Vars, n *Needs, spec string) {
 
 	blk = Block{Why: "Target packages the tests use."}
 	var lines []string
-	if n.Uses("fio") {
-		lines = append(lines, "BR2_PACKAGE_FIO=y") // real fio is measured instead of the runner's built-in engine
-	}
-	if n.Uses("sqlite_tps") {
-		lines = append(lines, "BR2_PACKAGE_SQLITE=y") // sqlite_tps runs the image's own sqlite3
+	for _, p := range n.Programs {
+		if opt, ok := buildrootPrograms[p]; ok {
+			lines = addOnce(lines, opt+"=y")
+		}
 	}
 	for _, t := range n.TargetFS {
 		for _, p := range buildrootTargetTools[t] {
@@ -93,7 +92,7 @@ func buildrootVars(v *Vars, n *Needs, spec string) {
 	}
 	blk.Lines = lines
 	if len(n.TargetFS) > 0 {
-		blk.Notes = append(blk.Notes, "The filesystems' own mkfs and fsck are for "+strings.Join(testsOnTargetFS(n), ", ")+".")
+		blk.Notes = append(blk.Notes, "The filesystems' own mkfs and fsck are for "+strings.Join(n.FSTools, ", ")+".")
 	}
 	v.add(blk)
 
@@ -120,12 +119,7 @@ func debianPackage(fsType string) string {
 	return fsType
 }
 
-func testsOnTargetFS(n *Needs) []string {
-	var out []string
-	for _, r := range targetToolRecipes {
-		if n.Uses(r) {
-			out = append(out, r)
-		}
-	}
-	return out
-}
+// buildrootPrograms are the Buildroot packages of the programs tests run
+// on the target: real fio is measured instead of the runner's built-in
+// engine, and sqlite_tps runs the image's own sqlite3.
+var buildrootPrograms = map[string]string{"fio": "BR2_PACKAGE_FIO", "sqlite3": "BR2_PACKAGE_SQLITE"}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/fsbench/fsbench/internal/testbin"
 	"github.com/fsbench/fsbench/wire/arch"
+	"github.com/fsbench/fsbench/wire/runplan"
 )
 
 const (
@@ -223,7 +224,7 @@ func TestPostImageScript(t *testing.T) {
 		}
 	}
 	plan, err := exec.Command("debugfs", "-R", "cat /etc/fsbench/plan.json", root).Output()
-	if err != nil || !strings.Contains(string(plan), "fsbench-runplan/1") {
+	if err != nil || !strings.Contains(string(plan), runplan.Format) {
 		t.Errorf("no compiled plan in the image (%v): %.200s", err, plan)
 	}
 }

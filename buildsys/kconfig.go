@@ -70,29 +70,24 @@ var partitionTable = map[string]string{"gpt": "EFI_PARTITION", "mbr": "MSDOS_PAR
 
 // runner adds what the runner and the test recipes use.
 func (k *kbuilder) runner(n *Needs) {
-	opts := kopts("y", "PRINTK", "PRINTK_TIME", "PROC_FS", "PROC_SYSCTL", "SYSFS")
-	if n.Uses("fio") {
-		opts = append(opts, Option{"AIO", "y"}) // the built-in fio engine submits through Linux AIO, as fio's libaio does
-	}
-	k.section("The runner: boot_time reads kernel log timestamps (/dev/kmsg), timed tests drop caches (/proc/sys/vm) and watch the disk's counters in /sys.", opts...)
-	if n.Uses("dm_flakey") {
-		k.section("dm_flakey puts a device-mapper flakey target over its partition.",
-			kopts("y", "MD", "BLK_DEV_DM", "DM_FLAKEY")...)
-	}
-	if n.Uses("power_loss") {
-		opts := kopts("y", "WATCHDOG", "WATCHDOG_CORE")
+	k.section("The runner: boot_time reads kernel log timestamps (/dev/kmsg), timed tests drop caches (/proc/sys/vm) and watch the disk's counters in /sys.",
+		kopts("y", "PRINTK", "PRINTK_TIME", "PROC_FS", "PROC_SYSCTL", "SYSFS")...)
+	for _, need := range n.Kernel {
+		opts := kopts("y", need.Config...)
 		var notes []string
-		for _, b := range n.Boards {
-			if isQEMU(b) {
-				// fsbench run gives QEMU an i6300esb, a PCI card, on both
-				// x86_64 and aarch64, so one driver serves both.
-				opts = append(opts, Option{"I6300ESB_WDT", "y"})
-				opts = append(opts, k.pci(b)...)
-			} else {
-				notes = append(notes, fmt.Sprintf("Board %s: also build in its SoC's watchdog driver (a CONFIG_*_WDT); the runner arms /dev/watchdog.", b.Name))
+		if need.Watchdog {
+			for _, b := range n.Boards {
+				if isQEMU(b) {
+					// fsbench run gives QEMU an i6300esb, a PCI card, on both
+					// x86_64 and aarch64, so one driver serves both.
+					opts = append(opts, Option{"I6300ESB_WDT", "y"})
+					opts = append(opts, k.pci(b)...)
+				} else {
+					notes = append(notes, fmt.Sprintf("Board %s: also build in its SoC's watchdog driver (a CONFIG_*_WDT); the runner arms /dev/watchdog.", b.Name))
+				}
 			}
 		}
-		k.section("power_loss cuts the power with the hardware watchdog: the runner arms it and stops feeding it.", opts...)
+		k.section(need.Why, opts...)
 		k.note(notes...)
 	}
 }

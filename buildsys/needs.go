@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/fsbench/fsbench/plan"
+	"github.com/fsbench/fsbench/recipes"
 )
 
 // Needs is what the variants of a plan ask of the build system, merged
@@ -29,17 +30,17 @@ type Needs struct {
 	Recipes         []string // the test recipes used
 	// TargetFS are the types whose own tools (mkfs, fsck) the runner calls
 	// on the target, because a test that re-makes or checks its partition
-	// runs on one of that type.
-	TargetFS []string
+	// runs on one of that type; FSTools are the recipes of those tests.
+	TargetFS, FSTools []string
+	// Programs are the other programs the tests run on the target, or
+	// prefer to a built-in engine (fio, sqlite3).
+	Programs []string
+	// Kernel are the kernel features the tests use, one per reason, in
+	// the order of the recipes' names.
+	Kernel []recipes.KernelNeed
 	// HasTests says whether the images get the runner at all.
 	HasTests bool
 }
-
-// targetToolRecipes are the recipes that run the filesystem's own tools on
-// the target: fsck_time times the checker, power_loss checks (and, when a
-// cut left it unusable, re-makes) the filesystem after every cut, dm_flakey
-// re-makes it before every run and checks it after.
-var targetToolRecipes = []string{"dm_flakey", "fsck_time", "power_loss"}
 
 // Analyze merges what every variant of p needs.
 func Analyze(p *plan.Plan) *Needs {
@@ -69,8 +70,26 @@ func Analyze(p *plan.Plan) *Needs {
 		for _, t := range v.Tests {
 			n.HasTests = true
 			n.Recipes = addOnce(n.Recipes, t.Recipe)
-			if fs := fsOf[t.On]; fs != "" && slices.Contains(targetToolRecipes, t.Recipe) {
+			rec, ok := recipes.Lookup(t.Recipe)
+			if !ok {
+				continue
+			}
+			if fs := fsOf[t.On]; fs != "" && (rec.Needs.Checker || rec.Needs.Mkfs) {
 				n.TargetFS = addOnce(n.TargetFS, fs)
+				n.FSTools = addOnce(n.FSTools, t.Recipe)
+			}
+			for _, p := range append(slices.Clone(rec.Needs.Programs), rec.Needs.Prefers...) {
+				n.Programs = addOnce(n.Programs, p)
+			}
+		}
+	}
+	sort.Strings(n.Recipes)
+	for _, name := range n.Recipes {
+		if rec, ok := recipes.Lookup(name); ok {
+			for _, k := range rec.Needs.Kernel {
+				if !slices.ContainsFunc(n.Kernel, func(h recipes.KernelNeed) bool { return h.Why == k.Why }) {
+					n.Kernel = append(n.Kernel, k)
+				}
 			}
 		}
 	}
@@ -82,7 +101,7 @@ func Analyze(p *plan.Plan) *Needs {
 			n.OtherFS = append(n.OtherFS, t)
 		}
 	}
-	for _, s := range [][]string{n.RootFS, n.OtherFS, n.SquashfsComp, n.Tables, n.Recipes, n.TargetFS} {
+	for _, s := range [][]string{n.RootFS, n.OtherFS, n.SquashfsComp, n.Tables, n.TargetFS, n.FSTools, n.Programs} {
 		sort.Strings(s)
 	}
 	for t := range n.Features {
@@ -118,8 +137,10 @@ func (n *Needs) Filesystems() []string {
 	return all
 }
 
-// Uses reports whether a test of the recipe is in the plan.
-func (n *Needs) Uses(recipe string) bool { return slices.Contains(n.Recipes, recipe) }
+// Watchdog reports whether a test arms the board's hardware watchdog.
+func (n *Needs) Watchdog() bool {
+	return slices.ContainsFunc(n.Kernel, func(k recipes.KernelNeed) bool { return k.Watchdog })
+}
 
 func sameBoard(a, b plan.Board) bool {
 	return a.Name == b.Name && a.Arch == b.Arch && a.Console == b.Console && a.Storage == b.Storage

@@ -72,11 +72,10 @@ func yoctoVars(v *Vars, n *Needs, spec string) {
 	v.add(blk)
 
 	var pkgs []string
-	if n.Uses("fio") {
-		pkgs = append(pkgs, "fio")
-	}
-	if n.Uses("sqlite_tps") {
-		pkgs = append(pkgs, "sqlite3")
+	for _, p := range n.Programs {
+		if pkg, ok := yoctoPrograms[p]; ok {
+			pkgs = addOnce(pkgs, pkg)
+		}
 	}
 	for _, t := range n.TargetFS {
 		for _, p := range yoctoTargetTools[t] {
@@ -89,7 +88,7 @@ func yoctoVars(v *Vars, n *Needs, spec string) {
 		used = append(used, pkgs...)
 	}
 	if len(n.TargetFS) > 0 {
-		blk.Notes = append(blk.Notes, "The filesystems' own mkfs and fsck are for "+strings.Join(testsOnTargetFS(n), ", ")+".")
+		blk.Notes = append(blk.Notes, "The filesystems' own mkfs and fsck are for "+strings.Join(n.FSTools, ", ")+".")
 	}
 	v.add(blk)
 
@@ -119,3 +118,7 @@ func yoctoVars(v *Vars, n *Needs, spec string) {
 			Notes: []string{"Add " + strings.Join(names, " and ") + " from meta-openembedded."}})
 	}
 }
+
+// yoctoPrograms are the Yocto packages of the programs tests run on the
+// target (fio is in meta-oe).
+var yoctoPrograms = map[string]string{"fio": "fio", "sqlite3": "sqlite3"}

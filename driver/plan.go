@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/fsbench/fsbench/wire/resultframe"
 	"github.com/fsbench/fsbench/wire/runplan"
 )
 
@@ -25,42 +26,22 @@ func fsTypes(p *runplan.Plan) []string {
 	return out
 }
 
-// testModules are the kernel modules the plan's tests use.
+// testModules are the kernel modules the plan's tests load.
 func testModules(p *runplan.Plan) []string {
 	var out []string
 	for _, s := range p.Steps {
-		if s.Recipe == "dm_flakey" && !slices.Contains(out, "dm_flakey") {
-			out = append(out, "dm_flakey")
+		for _, m := range s.Needs.Modules {
+			if !slices.Contains(out, m) {
+				out = append(out, m)
+			}
 		}
 	}
 	return out
 }
 
+// needsWatchdog says whether a test arms the board's watchdog.
 func needsWatchdog(p *runplan.Plan) bool {
-	for _, s := range p.Steps {
-		if s.Recipe == "power_loss" {
-			return true
-		}
-	}
-	return false
-}
-
-// stepTimeout is a step's timeout parameter, 10 minutes without one.
-func stepTimeout(s runplan.Step) time.Duration {
-	if d, err := s.Params.Duration("timeout"); err == nil {
-		return d
-	}
-	return 10 * time.Minute
-}
-
-// iterations is how many results a step gives.
-func iterations(s runplan.Step) int64 {
-	for _, k := range []string{"iterations", "passes"} {
-		if n, err := s.Params.Int(k); err == nil && n > 0 {
-			return n
-		}
-	}
-	return 1
+	return slices.ContainsFunc(p.Steps, func(s runplan.Step) bool { return s.Needs.Watchdog })
 }
 
 // planTimeout bounds a whole run: every iteration of every step may take
@@ -68,7 +49,7 @@ func iterations(s runplan.Step) int64 {
 func planTimeout(p *runplan.Plan) time.Duration {
 	total := 5 * time.Minute
 	for _, s := range p.Steps {
-		total += time.Duration(iterations(s)) * (stepTimeout(s) + 2*time.Minute)
+		total += time.Duration(s.Iterations) * (s.IterationTimeout() + 2*time.Minute)
 	}
 	return total
 }
@@ -78,14 +59,28 @@ func planTimeout(p *runplan.Plan) time.Duration {
 func silenceFor(p *runplan.Plan) time.Duration {
 	longest := time.Duration(0)
 	for _, s := range p.Steps {
-		longest = max(longest, stepTimeout(s))
+		longest = max(longest, s.IterationTimeout())
 	}
 	return longest + 3*time.Minute
 }
 
-func bootTimeStep(p *runplan.Plan) *runplan.Step {
+// bootTimed says which results measured the boot they were printed in:
+// those of the steps whose boots the host times.
+func bootTimed(p *runplan.Plan) func(resultframe.Result) bool {
+	timed := map[[3]string]bool{}
+	for _, s := range p.Steps {
+		if s.HostTimesBoot {
+			timed[[3]string{s.Recipe, s.Test, s.Case}] = true
+		}
+	}
+	return func(r resultframe.Result) bool { return timed[[3]string{r.Recipe, r.Name, r.Case}] }
+}
+
+// bootTimedStep is the first step whose boots the host times, which
+// names the console lines that delimit a boot.
+func bootTimedStep(p *runplan.Plan) *runplan.Step {
 	for i := range p.Steps {
-		if p.Steps[i].Recipe == "boot_time" {
+		if p.Steps[i].HostTimesBoot {
 			return &p.Steps[i]
 		}
 	}

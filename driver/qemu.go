@@ -170,7 +170,8 @@ func followPlan(ctx context.Context, src io.Reader, out *Outcome, p *runplan.Pla
 			}
 		},
 	}
-	if bt := bootTimeStep(p); bt != nil {
+	copts.BootTimed = bootTimed(p)
+	if bt := bootTimedStep(p); bt != nil {
 		if copts.RootMount, copts.Prompt, err = bootPatterns(bt); err != nil {
 			return nil, err
 		}

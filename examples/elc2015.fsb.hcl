@@ -1,5 +1,5 @@
-# The ELC2015 study "Filesystem considerations for embedded devices"
-# (T. Lelong, seed 000_16da2541bdd638e4.txt): ext4, btrfs, f2fs, xfs and
+# The study "Filesystem considerations for embedded devices" (T. Lelong,
+# Embedded Linux Conference 2015): ext4, btrfs, f2fs, xfs and
 # nilfs2 on a BeagleBone Black's 4GB eMMC, each with and without
 # flash-geometry tuning, measured for bandwidth (fio), CPU use, boot time,
 # mount time, mkfs statistics, fsck time, and reliability under power loss

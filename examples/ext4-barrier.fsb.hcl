@@ -1,4 +1,4 @@
-# The "Ext4 write barrier" slides (S. Roy, seed 001_0a8f4f3c44dd5313.txt):
+# The "Ext4 write barrier" slides (S. Roy):
 # ext4 mounted with and without write barriers on an Android set-top box,
 # measured by the latency of fsync (dex2oat's fdatasync, slide 7; SQLite's
 # fsync, slide 9) and by Androbench's SQLite transactions per second

@@ -1,5 +1,5 @@
-# "Analisi comparativa dei Journal File System per GNU/Linux" (seed
-# 004_dceea64d1d5773bd.txt): ext2, ext3, ReiserFS, JFS and XFS on a 4.5GB
+# "Analisi comparativa dei Journal File System per GNU/Linux" (an
+# article in Italian): ext2, ext3, ReiserFS, JFS and XFS on a 4.5GB
 # SCSI disk of a Dell Precision 220 (256MB of memory, kernel 2.4), measured
 # with bonnie++ ("bonnie++ -d /mnt/rootfs -s 20 -r 4 -u 0") and postmark
 # ("set number 1000", "set transactions 10000"), section "Conclusioni";

@@ -1,5 +1,5 @@
 # The Raspberry Pi forum post "F2FS vs ext4 vs btrfs raid1 on a micro SD
-# card" (seed 002_a9cf29f298967d38.txt): dd write throughput of a 48MiB
+# card": dd write throughput of a 48MiB
 # file at block sizes from 4M down to 1k, twice each with the page cache
 # dropped before every run (script sdtest-block), and 10, 50 and 100MiB
 # written and read back at bs=1M (script sdtest-writezero), on ext4, f2fs

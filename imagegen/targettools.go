@@ -15,36 +15,19 @@ import (
 	"github.com/fsbench/fsbench/wire/runplan"
 )
 
-// targetPrograms are the programs the runner runs for the plan's steps:
-// the checker of each partition that fsck_time, power_loss or dm_flakey
-// tests (the plan's, or the runner's default for the type), the mkfs
-// that the reliability tests re-make the filesystem with, and sqlite3
-// for sqlite_tps. fio has a built-in engine and is not needed. Sorted,
-// as the plan names them (a name or a path).
+// targetPrograms are the programs the runner runs for the plan's steps,
+// as the plan compiled them from each recipe's needs: the checker and
+// mkfs of the partitions the reliability tests and fsck_time work on,
+// sqlite3 for sqlite_tps. A program a step merely prefers to its built-in
+// engine (fio) is not needed. Sorted, as the plan names them (a name or a
+// path).
 func targetPrograms(rp *runplan.Plan) []string {
 	var progs []string
-	add := func(argv []string) {
-		if len(argv) > 0 && !slices.Contains(progs, argv[0]) {
-			progs = append(progs, argv[0])
-		}
-	}
 	for _, s := range rp.Steps {
-		part, _ := rp.Partition(s.On)
-		switch s.Recipe {
-		case "fsck_time", "power_loss", "dm_flakey":
-			if part == nil {
-				continue
+		for _, p := range s.Needs.Programs {
+			if !slices.Contains(progs, p) {
+				progs = append(progs, p)
 			}
-			check := part.Check
-			if len(check) == 0 {
-				check = runplan.DefaultChecker(part.FS)
-			}
-			add(check)
-			if s.Recipe != "fsck_time" {
-				add(part.Mkfs)
-			}
-		case "sqlite_tps":
-			add([]string{"sqlite3"})
 		}
 	}
 	slices.Sort(progs)

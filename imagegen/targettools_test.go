@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fsbench/fsbench/imagegen/payload"
 	"github.com/fsbench/fsbench/internal/debpkg"
 	"github.com/fsbench/fsbench/internal/testbin"
 	"github.com/fsbench/fsbench/plan"
@@ -103,26 +104,56 @@ func TestBusyboxCarriesTheTestsTools(t *testing.T) {
 	}
 }
 
+// TestTargetPrograms: the programs a busybox userland must carry are what
+// the plan compiled from the recipes' needs: the checker and mkfs of the
+// partitions the tests check or re-make, and sqlite3; not fio, which has a
+// built-in engine, nor anything for mount_time.
 func TestTargetPrograms(t *testing.T) {
-	rp := &runplan.Plan{
-		Partitions: []runplan.Partition{
-			{Name: "a", FS: "ext4", Mkfs: []string{"mke2fs", "-t", "ext4", "{device}"}},
-			{Name: "b", FS: "xfs", Check: []string{"/opt/bin/xfs_check", "{device}"}, Mkfs: []string{"mkfs.xfs", "{device}"}},
-			{Name: "c", FS: "f2fs", Mkfs: []string{"mkfs.f2fs", "{device}"}},
-			{Name: "d", FS: "nilfs2", Mkfs: []string{"mkfs.nilfs2", "{device}"}},
-		},
-		Steps: []runplan.Step{
-			{Recipe: "fsck_time", On: "a"},
-			{Recipe: "fsck_time", On: "b"},
-			{Recipe: "fio", On: "c"},
-			{Recipe: "mount_time", On: "c"},
-			{Recipe: "power_loss", On: "d"},
-			{Recipe: "dm_flakey", On: "a"},
-			{Recipe: "sqlite_tps", On: "a"},
-		},
+	const src = `
+image "disk" {
+  table = "gpt"
+  size  = "2GiB"
+  partition "rootfs" {
+    size = "256MiB"
+    root = true
+    filesystem { type = "ext4" }
+  }
+  partition "a" {
+    size = "256MiB"
+    filesystem { type = "ext4" }
+  }
+  partition "b" {
+    size = "512MiB"
+    filesystem { type = "xfs" }
+  }
+  partition "c" {
+    size = "256MiB"
+    filesystem { type = "f2fs" }
+  }
+  partition "d" {
+    grow = true
+    filesystem { type = "nilfs2" }
+  }
+}
+
+test "fsck_time" "a" { on = partition.a }
+test "fsck_time" "b" { on = partition.b }
+test "fio" "c" { on = partition.c }
+test "mount_time" "c" { on = partition.c }
+test "power_loss" "d" { on = partition.d }
+test "dm_flakey" "a" { on = partition.a }
+test "sqlite_tps" "a" { on = partition.a }
+`
+	_, p, diags := plan.Load(writeSpec(t, src), spec.Options{}, false)
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	rp, err := payload.Compile(p, &p.Variants[0])
+	if err != nil {
+		t.Fatal(err)
 	}
 	got := targetPrograms(rp)
-	want := []string{"/opt/bin/xfs_check", "e2fsck", "mke2fs", "mkfs.nilfs2", "sqlite3"}
+	want := []string{"e2fsck", "mke2fs", "mkfs.nilfs2", "sqlite3", "xfs_repair"}
 	if !slices.Equal(got, want) {
 		t.Errorf("targetPrograms = %q, want %q", got, want)
 	}

@@ -10,12 +10,24 @@ import (
 
 func newBootTime() *Recipe {
 	return &Recipe{
-		Name:     "boot_time",
-		Summary:  "Time from the kernel mounting the root filesystem to the console prompt, over repeated reboots.",
-		Seed:     "000_16da2541bdd638e4.txt (ELC 2015) p.65-68 \"Boot time\"",
-		Target:   OnRoot,
-		ReadOnly: true,
-		Reboots:  true,
+		Name:          "boot_time",
+		Schema:        1,
+		Summary:       "Time from the kernel mounting the root filesystem to the console prompt, over repeated reboots.",
+		Source:        Citation{ELC2015, "p.65-68 \"Boot time\""},
+		Target:        OnRoot,
+		ReadOnly:      true,
+		Reboots:       true,
+		Count:         "iterations",
+		HostTimesBoot: true,
+		Report: Report{
+			Headline: []Headline{{"host_boot", "boot (serial)", "s", 1}, {"target_boot", "boot (kernel log)", "s", 1}},
+			Charts: []Chart{
+				{Kind: Bars, Slug: "boot-time-{test}", Title: "Boot time {test}: root mount to prompt",
+					Bars: bootBars, CVLabels: true, Across: true},
+				{Kind: Bars, Slug: "boot-variation-{test}", Title: "Boot time {test}: run-to-run variation",
+					Bars: bootBars, CV: true, Across: true},
+			},
+		},
 		Fields: []fields.Field{
 			iterationsField(
 				// Seed 000 p.67 reports the variation between boots but not
@@ -82,4 +94,11 @@ func checkBootTime(p Params) []Problem {
 		}
 	}
 	return probs
+}
+
+// bootBars are boot time as the host's serial stamps and the target's
+// kernel log measure it.
+var bootBars = []Bar{
+	{Metric: "host_boot", Label: "serial (host_boot)", Slug: "host"},
+	{Metric: "target_boot", Label: "kernel log (target_boot)", Slug: "target"},
 }

@@ -178,3 +178,13 @@ func concat(groups ...[]fields.Field) []fields.Field {
 	}
 	return out
 }
+
+// timeBars are the real, user and system time a timed recipe stores as
+// <what>_time, <what>_user and <what>_sys.
+func timeBars(what string) []Bar {
+	return []Bar{{Metric: what + "_time", Label: "real"}, {Metric: what + "_user", Label: "user"}, {Metric: what + "_sys", Label: "sys"}}
+}
+
+// dataClasses are the data outcomes of the reliability recipes, from the
+// best to the worst; both use them, so that their charts compare.
+var dataClasses = []string{"Intact", "LostUnsynced", "LostSynced", "Corrupt"}

@@ -24,9 +24,16 @@ import (
 func newDDSweep() *Recipe {
 	return &Recipe{
 		Name:    "dd_sweep",
+		Schema:  1,
 		Summary: "dd write (and read-back) throughput of a file over a sweep of block sizes and file sizes, caches dropped between runs.",
-		Seed:    "002_a9cf29f298967d38.txt (Raspberry Pi forum) scripts sdtest-block and sdtest-writezero",
+		Source:  Citation{RPiForum, "scripts sdtest-block and sdtest-writezero"},
 		Target:  OnFilesystem,
+		Count:   "passes",
+		Report: Report{
+			Headline: []Headline{{"write_rate", "write", "MB/s", 1}, {"read_rate", "read", "MB/s", 1}},
+			Charts: []Chart{{Kind: RateBySize, Slug: "dd-sweep-{test}", Title: "dd {test}",
+				Bars: []Bar{{Metric: "write_rate", Label: "write"}, {Metric: "read_rate", Label: "read"}}}},
+		},
 		Fields: []fields.Field{
 			{
 				Name: "total",

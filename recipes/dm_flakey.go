@@ -29,10 +29,23 @@ import (
 func newDMFlakey() *Recipe {
 	return &Recipe{
 		Name:        "dm_flakey",
+		Schema:      1,
 		Summary:     "Writes through a dm-flakey device that corrupts, drops or fails I/O, then a normal remount and inspection.",
-		Seed:        "000_16da2541bdd638e4.txt (ELC 2015) p.92 and p.96-103 \"Detection/recovery of corrupted files\"",
+		Source:      Citation{ELC2015, "p.92 and p.96-103 \"Detection/recovery of corrupted files\""},
 		Target:      OnDevice,
 		Destructive: true,
+		Count:       "iterations",
+		Needs: Needs{Checker: true, Mkfs: true, Kernel: []KernelNeed{{
+			Why:    "dm_flakey puts a device-mapper flakey target over its partition.",
+			Config: []string{"MD", "BLK_DEV_DM", "DM_FLAKEY"}, Modules: []string{"dm_flakey"},
+		}}},
+		Report: Report{
+			Outcomes: []Axis{
+				{"consistency", []string{"Clean", "AutoRO", "AutoFix", "Fsck", "Fatal"}},
+				{"data", dataClasses},
+			},
+			Charts: []Chart{{Kind: Outcomes, Slug: "dm_flakey-{test}-{axis}", Title: "dm-flakey faults {test}: {axis} outcomes"}},
+		},
 		Fields: concat(
 			[]fields.Field{
 				iterationsField(

@@ -15,11 +15,30 @@ import (
 func newFio() *Recipe {
 	return &Recipe{
 		Name:    "fio",
+		Schema:  1,
 		Summary: "Bandwidth and CPU use of fio jobs over access pattern x block size x direct/buffered I/O.",
-		Seed:    "000_16da2541bdd638e4.txt (ELC 2015) p.50-64 bandwidth, job on p.52 \"Bandwidth test conditions\"; p.71-76 CPU usage",
+		Source:  Citation{ELC2015, "p.50-64 bandwidth, job on p.52 \"Bandwidth test conditions\"; p.71-76 CPU usage"},
 		Target:  OnFilesystem,
 		BoolWords: map[string][2]string{
 			"direct": {"buffered", "direct"},
+		},
+		Needs: Needs{
+			Prefers: []string{"fio"},
+			Kernel:  []KernelNeed{{Why: "fio's built-in engine submits through Linux AIO, as fio's libaio does.", Config: []string{"AIO"}}},
+		},
+		Report: Report{
+			Headline: []Headline{{"read_bw", "read", "MB/s", 1.024 / 1000}, {"write_bw", "write", "MB/s", 1.024 / 1000}},
+			Charts: []Chart{
+				{Kind: Bars, Slug: "fio-bandwidth-{test}", Title: "fio {test}: bandwidth per case",
+					Bars:     []Bar{{Metric: "read_bw", Label: "read"}, {Metric: "write_bw", Label: "write"}},
+					Measured: true, OrFirst: true, CaseLabels: CaseAlways, Split: true},
+				{Kind: Bars, Slug: "fio-cpu-{test}", Title: "fio {test}: CPU use (usr + sys) during the job",
+					Bars: []Bar{{Metric: "cpu_total"}}},
+				{Kind: Bars, Slug: "fio-cpu-cost-{test}", Title: "fio {test}: CPU time per GB moved",
+					Bars: []Bar{{Metric: "cpu_s_per_gb"}}},
+				{Kind: Bars, Slug: "fio-kthread-cpu-{test}", Title: "fio {test}: kernel-thread CPU during the job",
+					Bars: []Bar{{Metric: "kthread_cpu"}}},
+			},
 		},
 		Fields: []fields.Field{
 			{

@@ -12,9 +12,17 @@ import (
 func newFsckTime() *Recipe {
 	return &Recipe{
 		Name:    "fsck_time",
+		Schema:  1,
 		Summary: "Real, system and user time of the filesystem's checker on a clean, unmounted filesystem.",
-		Seed:    "000_16da2541bdd638e4.txt (ELC 2015) p.81-82 \"Fsck\"",
+		Source:  Citation{ELC2015, "p.81-82 \"Fsck\""},
 		Target:  OnPartition,
+		Count:   "iterations",
+		Needs:   Needs{Checker: true},
+		Report: Report{
+			Headline: []Headline{{"fsck_time", "fsck", "s", 1}},
+			Charts: []Chart{{Kind: Bars, Slug: "fsck_time-{test}", Title: "fsck time {test}: real, user and system",
+				Bars: timeBars("fsck")}},
+		},
 		Fields: concat(
 			[]fields.Field{
 				iterationsField(

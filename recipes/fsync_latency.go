@@ -18,9 +18,12 @@ import (
 func newFsyncLatency() *Recipe {
 	return &Recipe{
 		Name:    "fsync_latency",
+		Schema:  1,
 		Summary: "Latency distribution of write+fsync (or fdatasync) calls on a file.",
-		Seed:    "001_0a8f4f3c44dd5313.txt (Ext4 write barrier) slide 7 \"Dex2oat Fsync latency\" and slide 9 \"SQLite Fsync latency\"",
+		Source:  Citation{Ext4Barrier, "slide 7 \"Dex2oat Fsync latency\" and slide 9 \"SQLite Fsync latency\""},
 		Target:  OnFilesystem,
+		Report: Report{Charts: []Chart{{Kind: LatencyCDF, PerCase: true,
+			Slug: "fsync-latency-{test}-{case}", Title: "fsync latency {test} {case}: distribution (CDF)"}}},
 		Fields: []fields.Field{
 			{
 				Name: "write_size",

@@ -13,11 +13,19 @@ import (
 func newMkfsStats() *Recipe {
 	return &Recipe{
 		Name:       "mkfs_stats",
+		Schema:     1,
 		Summary:    "Size and space used of an empty filesystem, and the kernel threads its mount creates.",
-		Seed:       "000_16da2541bdd638e4.txt (ELC 2015) p.79 \"Mkfs stats\" and p.80 (kernel threads per filesystem)",
+		Source:     Citation{ELC2015, "p.79 \"Mkfs stats\" and p.80 (kernel threads per filesystem)"},
 		Target:     OnPartition,
 		NeedsEmpty: true,
 		ReadOnly:   true,
+		Count:      "iterations",
+		Report: Report{Charts: []Chart{
+			{Kind: Bars, Slug: "mkfs-space-{test}", Title: "mkfs {test}: space used on the empty filesystem",
+				Bars: []Bar{{Metric: "fs_used", Label: "used when empty"}}},
+			{Kind: Bars, Slug: "mkfs-kthreads-{test}", Title: "mkfs {test}: kernel threads started by the mount",
+				Bars: []Bar{{Metric: "kthreads_added", Label: "filesystem threads"}, {Metric: "kworkers_added", Label: "pool workers"}}},
+		}},
 		Fields: []fields.Field{
 			iterationsField(
 				// Seed 000 p.79-80 give single readings.

@@ -13,9 +13,16 @@ import (
 func newMountTime() *Recipe {
 	return &Recipe{
 		Name:    "mount_time",
+		Schema:  1,
 		Summary: "Real, user and system time of mounting a partly filled filesystem, with its type given by -t.",
-		Seed:    "000_16da2541bdd638e4.txt (ELC 2015) p.69-70 \"Mount time\" (a 1GB filesystem, 60% filled)",
+		Source:  Citation{ELC2015, "p.69-70 \"Mount time\" (a 1GB filesystem, 60% filled)"},
 		Target:  OnPartition,
+		Count:   "iterations",
+		Report: Report{
+			Headline: []Headline{{"mount_time", "mount", "ms", 1000}},
+			Charts: []Chart{{Kind: Bars, Slug: "mount_time-{test}", Title: "Mount time {test}: real, user and system",
+				Bars: timeBars("mount")}},
+		},
 		Fields: concat(
 			[]fields.Field{iterationsField(
 				// Not in the seed; as many mounts as boot_time boots.

@@ -15,11 +15,24 @@ import (
 func newPowerLoss() *Recipe {
 	return &Recipe{
 		Name:        "power_loss",
+		Schema:      1,
 		Summary:     "Power cut while writing, repeated over reboots; classifies how the filesystem comes back.",
-		Seed:        "000_16da2541bdd638e4.txt (ELC 2015) p.92-95 \"Corruption of the filesystem\"",
+		Source:      Citation{ELC2015, "p.92-95 \"Corruption of the filesystem\""},
 		Target:      OnDevice,
 		Reboots:     true,
 		Destructive: true,
+		Count:       "iterations",
+		Needs: Needs{Checker: true, Mkfs: true, Kernel: []KernelNeed{{
+			Why:    "power_loss cuts the power with the hardware watchdog: the runner arms it and stops feeding it.",
+			Config: []string{"WATCHDOG", "WATCHDOG_CORE"}, Watchdog: true,
+		}}},
+		Report: Report{
+			Outcomes: []Axis{
+				{"consistency", []string{"Clean", "AutoFix", "Errors", "Fsck", "Fatal"}},
+				{"data", dataClasses},
+			},
+			Charts: []Chart{{Kind: Outcomes, Slug: "power_loss-{test}-{axis}", Title: "Power loss {test}: {axis} outcomes"}},
+		},
 		Fields: concat(
 			[]fields.Field{
 				iterationsField(

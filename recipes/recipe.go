@@ -67,18 +67,22 @@ func (t Target) String() string {
 // Lookup, so a caller may keep or change what it gets without affecting
 // anyone else.
 //
-// The runner will look recipes up by Name (the first label of the test block,
-// also the key in the compiled plan and in results); the code that executes a
-// recipe on the target is a later job and will be registered under the same
-// Name in its own package, taking the Case values that Expand produces.
+// Name is the first label of the test block and the key of the recipe in
+// the compiled plan and in results. The code that executes a recipe on the
+// target is registered under the same Name in package runner, with the
+// same Schema, and takes the Case values that Expand produces.
 type Recipe struct {
 	// Name is the first label of the test block, e.g. "fio".
 	Name string
+	// Schema is the version of the recipe's parameters and results. The
+	// plan writes it into every step and the runner refuses a step whose
+	// schema it does not implement; change it with the runner's side.
+	Schema int
 	// Summary is one line for `fsbench plan` and the documentation.
 	Summary string
-	// Seed names the seed document, and the pages or section in it, that
-	// the method and the defaults come from.
-	Seed string
+	// Source is the study, and the pages or section in it, that the
+	// method and the defaults come from.
+	Source Citation
 	// Target says what `on` must name.
 	Target Target
 	// NeedsEmpty means the partition named by `on` must be built without a
@@ -104,6 +108,17 @@ type Recipe struct {
 	// Destructive means the test may corrupt or reformat the filesystem it
 	// runs on (power_loss, dm_flakey).
 	Destructive bool
+	// Count names the field that says how many results each case gives
+	// ("iterations"; dd_sweep's "passes"); "" for one result per case.
+	Count string
+	// HostTimesBoot means the host times the boots of the test on the
+	// console, from the line matching its root_mount_pattern to the one
+	// matching its prompt_pattern, and adds that time to its results.
+	HostTimesBoot bool
+	// Needs is what the test needs on the target besides the runner.
+	Needs Needs
+	// Report says how the run summary and the report read its results.
+	Report Report
 }
 
 // Params holds converted values by field name, as fields.Field.Convert

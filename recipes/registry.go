@@ -6,37 +6,43 @@ import (
 	"github.com/fsbench/fsbench/internal/suggest"
 )
 
-// catalogue maps each recipe name to the function that builds it. Building on
-// each Lookup keeps the catalogue immutable: nothing a caller does to a Recipe
-// reaches another caller. Adding a test means adding one file and one line.
-var catalogue = map[string]func() *Recipe{
-	"fio":           newFio,
-	"boot_time":     newBootTime,
-	"mount_time":    newMountTime,
-	"fsck_time":     newFsckTime,
-	"mkfs_stats":    newMkfsStats,
-	"dd_sweep":      newDDSweep,
-	"fsync_latency": newFsyncLatency,
-	"sqlite_tps":    newSQLiteTPS,
-	"small_files":   newSmallFiles,
-	"power_loss":    newPowerLoss,
-	"dm_flakey":     newDMFlakey,
+// catalogue lists every recipe with the function that builds it, in the
+// order All presents them. Building on each Lookup keeps the catalogue
+// immutable: nothing a caller does to a Recipe reaches another caller.
+// Adding a test means adding its file and one line here, and its target
+// side in package runner (see docs/recipes.md).
+var catalogue = []struct {
+	name  string
+	build func() *Recipe
+}{
+	{"fio", newFio},
+	{"boot_time", newBootTime},
+	{"mount_time", newMountTime},
+	{"fsck_time", newFsckTime},
+	{"mkfs_stats", newMkfsStats},
+	{"dd_sweep", newDDSweep},
+	{"fsync_latency", newFsyncLatency},
+	{"small_files", newSmallFiles},
+	{"sqlite_tps", newSQLiteTPS},
+	{"power_loss", newPowerLoss},
+	{"dm_flakey", newDMFlakey},
 }
 
 // Lookup returns a fresh copy of the recipe called name.
 func Lookup(name string) (*Recipe, bool) {
-	build, ok := catalogue[name]
-	if !ok {
-		return nil, false
+	for _, e := range catalogue {
+		if e.name == name {
+			return e.build(), true
+		}
 	}
-	return build(), true
+	return nil, false
 }
 
 // Names returns the recipe names, sorted.
 func Names() []string {
 	names := make([]string, 0, len(catalogue))
-	for n := range catalogue {
-		names = append(names, n)
+	for _, e := range catalogue {
+		names = append(names, e.name)
 	}
 	sort.Strings(names)
 	return names

@@ -44,8 +44,8 @@ func TestRecipeMetadata(t *testing.T) {
 		if r.Name != name {
 			t.Errorf("%s: Name is %q", name, r.Name)
 		}
-		if r.Summary == "" || r.Seed == "" || strings.Contains(r.Summary, "\n") {
-			t.Errorf("%s: Summary %q / Seed %q must be one non-empty line", name, r.Summary, r.Seed)
+		if r.Summary == "" || r.Source.Study == nil || r.Source.Where == "" || strings.Contains(r.Summary, "\n") {
+			t.Errorf("%s: Summary %q / Source %q must be one non-empty line", name, r.Summary, r.Source)
 		}
 		if r.Target < OnRoot || r.Target > OnDevice {
 			t.Errorf("%s: Target %v is not set", name, r.Target)

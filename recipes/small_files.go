@@ -18,9 +18,26 @@ import (
 func newSmallFiles() *Recipe {
 	return &Recipe{
 		Name:    "small_files",
+		Schema:  1,
 		Summary: "Small-file workloads: a postmark-like create/read/append/delete churn and bonnie++-like file and metadata tests.",
-		Seed:    "004_dceea64d1d5773bd.txt (Italian journaling filesystem comparison) section \"Conclusioni\": postmark and bonnie++ runs",
+		Source:  Citation{JournalFS, "section \"Conclusioni\": postmark and bonnie++ runs"},
 		Target:  OnFilesystem,
+		Report: Report{Charts: []Chart{
+			{Kind: Bars, PerCase: true, Slug: "small-files-{test}-{case}-postmark", Title: "small files {test} {case}: PostMark operation rates",
+				Bars: []Bar{{Metric: "transactions_per_s", Label: "transactions"}, {Metric: "files_created_per_s", Label: "created"},
+					{Metric: "files_read_per_s", Label: "read"}, {Metric: "files_appended_per_s", Label: "appended"},
+					{Metric: "files_deleted_per_s", Label: "deleted"}},
+				Measured: true, CaseLabels: CaseNever},
+			{Kind: Bars, PerCase: true, Slug: "small-files-{test}-{case}-bonnie-files", Title: "small files {test} {case}: bonnie++ file operations",
+				Bars: []Bar{{Metric: "seq_create", Label: "sequential create"}, {Metric: "seq_stat", Label: "sequential stat"},
+					{Metric: "seq_del", Label: "sequential delete"}, {Metric: "ran_create", Label: "random create"},
+					{Metric: "ran_stat", Label: "random stat"}, {Metric: "ran_del", Label: "random delete"}},
+				Measured: true, CaseLabels: CaseNever},
+			{Kind: Bars, PerCase: true, Slug: "small-files-{test}-{case}-bonnie-blocks", Title: "small files {test} {case}: bonnie++ block I/O",
+				Bars: []Bar{{Metric: "put_block", Label: "block write"}, {Metric: "rewrite", Label: "rewrite"},
+					{Metric: "get_block", Label: "block read"}},
+				Measured: true, CaseLabels: CaseNever},
+		}},
 		Fields: []fields.Field{
 			{
 				Name: "mode",

@@ -17,9 +17,13 @@ import (
 func newSQLiteTPS() *Recipe {
 	return &Recipe{
 		Name:    "sqlite_tps",
+		Schema:  1,
 		Summary: "SQLite transactions per second for inserts, updates and deletes, Androbench style.",
-		Seed:    "001_0a8f4f3c44dd5313.txt (Ext4 write barrier) slides 8 and 10 \"Androbench SQLite ... Transactions Per Second\"",
+		Source:  Citation{Ext4Barrier, "slides 8 and 10 \"Androbench SQLite ... Transactions Per Second\""},
 		Target:  OnFilesystem,
+		Needs:   Needs{Programs: []string{"sqlite3"}},
+		Report: Report{Charts: []Chart{{Kind: Bars, Slug: "sqlite-tps-{test}", Title: "SQLite {test}: transactions per second",
+			Bars: []Bar{{Metric: "tps"}}}}},
 		Fields: []fields.Field{
 			{
 				Name: "operation",

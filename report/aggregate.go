@@ -69,9 +69,6 @@ type InputSummary struct {
 	plansComplete, seenID map[string]bool
 }
 
-// outcomeAxes are the attributes of the reliability recipes' outcomes.
-var outcomeAxes = []string{"consistency", "data"}
-
 // table is the aggregation of a set of inputs.
 type table struct {
 	contexts []*Context
@@ -126,8 +123,8 @@ func aggregate(ins []Input) *table {
 // add takes in one result of the input sum describes.
 func (a *aggregator) add(sum *InputSummary, r *resultframe.Result) {
 	sum.addRun(r)
-	if r.Recipe == "fsbench" {
-		if r.Name == "plan" && r.Case == "complete" {
+	if r.IsControl() {
+		if r.IsPlanComplete() {
 			sum.plansComplete[r.RunID] = true
 		}
 		return
@@ -253,13 +250,12 @@ func addUnique(list *[]string, s string) {
 // because the filesystem did (Fatal), and that is an outcome, not a
 // missing measurement.
 func (t *table) addOutcomes(outcomes map[rowKey]*Outcome, c *Context, r *resultframe.Result) {
-	if r.Recipe != "power_loss" && r.Recipe != "dm_flakey" {
+	rec, ok := recipeByName()[r.Recipe]
+	if !ok || len(rec.Report.Outcomes) == 0 || r.Status == resultframe.StatusSkipped {
 		return
 	}
-	if r.Status == resultframe.StatusSkipped {
-		return
-	}
-	for _, axis := range outcomeAxes {
+	for _, ax := range rec.Report.Outcomes {
+		axis := ax.Attr
 		v, ok := r.Attrs[axis]
 		if !ok {
 			if r.Status != resultframe.StatusOK {

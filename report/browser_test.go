@@ -236,7 +236,7 @@ func checkChartCounts(t *testing.T, ins []Input, charts []domChart) {
 	got, n = sumWhere(charts, `^SQLite .*: transactions per second`, bar)
 	expect("SQLite bars", got, n, distinct(ins, okWith("sqlite_tps", "tps")))
 	for _, rc := range []struct{ recipe, title string }{{"power_loss", "Power loss"}, {"dm_flakey", "dm-flakey faults"}} {
-		for _, axis := range outcomeAxes {
+		for _, axis := range []string{"consistency", "data"} {
 			title := fmt.Sprintf(`^%s .*: %s outcomes`, rc.title, axis)
 			got, n = sumWhere(charts, title, func(c domChart) int { return c.stackbars })
 			expect(rc.recipe+" "+axis+" bars", got, n, distinct(ins, func(r *resultframe.Result) []string {

@@ -3,6 +3,8 @@ package report
 import (
 	"slices"
 	"strings"
+
+	"github.com/fsbench/fsbench/recipes"
 )
 
 // The study compares boot time between kernel versions (seed 000 p.66-67)
@@ -14,8 +16,8 @@ import (
 // acrossID names the context of the charts across contexts.
 const acrossID = "all"
 
-// acrossCharts draws boot time and its variation across the contexts of
-// t, when there are several. The returned context holds the attributes
+// acrossCharts draws the charts the recipes mark Across (boot time and its
+// variation) across the contexts of t, when there are several. The returned context holds the attributes
 // every context shares; the others name the groups.
 func acrossCharts(t *table) (*Context, []*Chart) {
 	if len(t.contexts) < 2 {
@@ -49,21 +51,46 @@ func acrossCharts(t *table) (*Context, []*Chart) {
 
 	b := acrossBuilder{t: t, ctx: across, differ: differ}
 	var out []*Chart
-	for _, test := range b.tests("boot_time") {
-		title := "Boot time " + test + by
-		out = appendChart(out,
-			b.chart(barSpec{key: "boot-time-" + test + "-host", title: title + ": serial (host_boot)",
-				recipe: "boot_time", test: test, groups: []barGroup{{metric: "host_boot"}}, label: cvLabel}),
-			b.chart(barSpec{key: "boot-time-" + test + "-target", title: title + ": kernel log (target_boot)",
-				recipe: "boot_time", test: test, groups: []barGroup{{metric: "target_boot"}}, label: cvLabel}))
-		variation := barSpec{key: "boot-variation-" + test, title: "Boot time " + test + " variation" + by,
-			recipe: "boot_time", test: test, groups: []barGroup{{metric: "host_boot"}}, cv: true}
-		if b.contextsWith(variation) < 2 {
-			variation.groups[0].metric = "target_boot"
+	for _, name := range recipes.Order() {
+		rec := recipeByName()[name]
+		for _, test := range b.tests(rec.Name) {
+			for _, ch := range rec.Report.Charts {
+				if ch.Kind == recipes.Bars && ch.Across && len(ch.Bars) > 0 {
+					out = appendChart(out, b.recipeCharts(rec.Name, ch, test, by)...)
+				}
+			}
 		}
-		out = appendChart(out, b.chart(variation))
 	}
 	return across, out
+}
+
+// recipeCharts draws one chart across the contexts of a recipe's Across
+// chart: of each bar's metric alone (titled after the chart's title up to
+// its colon, then the bar's label), or for a chart of the coefficient of
+// variation, of its first bar measured in two contexts or more.
+func (b *acrossBuilder) recipeCharts(recipe string, ch recipes.Chart, test, by string) []*Chart {
+	stem, _, _ := strings.Cut(named(ch.Title, test, "", ""), ":")
+	slugOf := named(ch.Slug, test, "", "")
+	if ch.CV {
+		spec := barSpec{key: slugOf, title: stem + " variation" + by, recipe: recipe, test: test, cv: true}
+		for _, bar := range ch.Bars {
+			spec.groups = []barGroup{{metric: bar.Metric}}
+			if b.contextsWith(spec) >= 2 {
+				break
+			}
+		}
+		return appendChart(nil, b.chart(spec))
+	}
+	var out []*Chart
+	for _, bar := range ch.Bars {
+		spec := barSpec{key: slugOf + "-" + bar.Slug, title: stem + by + ": " + bar.Label, recipe: recipe, test: test,
+			groups: []barGroup{{metric: bar.Metric}}}
+		if ch.CVLabels {
+			spec.label = cvLabel
+		}
+		out = appendChart(out, b.chart(spec))
+	}
+	return out
 }
 
 // namingAttrs keeps, of the attributes in which contexts differ, those

@@ -3,25 +3,14 @@ package report
 import (
 	"slices"
 	"strconv"
+
+	"github.com/fsbench/fsbench/recipes"
 )
 
-// The outcome bars of the reliability part of seed 000 (p.94-97): how a
-// filesystem comes back from a power cut (power_loss) or from a device
-// that corrupts, drops or fails I/O (dm_flakey), as the share of
+// The outcome bars of the reliability part of the ELC 2015 study (p.94-97):
+// how a filesystem comes back from a power cut (power_loss) or from a
+// device that corrupts, drops or fails I/O (dm_flakey), as the share of
 // iterations that ended in each outcome.
-
-// outcomeOrder lists the outcome values of each recipe and axis from the
-// best to the worst, as the recipes classify them.
-var outcomeOrder = map[string]map[string][]string{
-	"power_loss": {
-		"consistency": {"Clean", "AutoFix", "Errors", "Fsck", "Fatal"},
-		"data":        {"Intact", "LostUnsynced", "LostSynced", "Corrupt"},
-	},
-	"dm_flakey": {
-		"consistency": {"Clean", "AutoRO", "AutoFix", "Fsck", "Fatal"},
-		"data":        {"Intact", "LostUnsynced", "LostSynced", "Corrupt"},
-	},
-}
 
 // outcomeColors gives every known outcome a fixed colour, from green
 // (nothing happened) to black (lost).
@@ -38,25 +27,12 @@ var outcomeColors = map[string]string{
 // document, in order of their names.
 var otherColors = []string{"#AA4499", "#882255", "#44AA99", "#999933"}
 
-var outcomeTitles = map[string]string{
-	"power_loss": "Power loss", "dm_flakey": "dm-flakey faults",
-}
-
-func (v *view) outcomeCharts() []*Chart {
-	var out []*Chart
-	for _, recipe := range []string{"power_loss", "dm_flakey"} {
-		for _, test := range v.tests[recipe] {
-			for _, axis := range outcomeAxes {
-				if c := v.outcomeChart(recipe, test, axis); c != nil {
-					out = append(out, c)
-				}
-			}
-		}
-	}
-	return out
-}
-
-func (v *view) outcomeChart(recipe, test, axis string) *Chart {
+// outcomeChart draws the classes of one axis of a test, a stacked bar
+// per case and candidate, in the order the recipe lists them (best
+// first), then any the recipe does not document, then iterations that
+// recorded none.
+func (v *view) outcomeChart(recipe, test string, ax recipes.Axis, key, title string) *Chart {
+	axis := ax.Attr
 	var outs []*Outcome
 	seen := map[string]bool{}
 	for _, o := range v.outcomes {
@@ -70,7 +46,7 @@ func (v *view) outcomeChart(recipe, test, axis string) *Chart {
 	if len(outs) == 0 {
 		return nil
 	}
-	cats := slices.Clone(outcomeOrder[recipe][axis])
+	cats := slices.Clone(ax.Classes)
 	var extra []string
 	for val := range seen {
 		if !slices.Contains(cats, val) && val != notRecorded {
@@ -86,7 +62,7 @@ func (v *view) outcomeChart(recipe, test, axis string) *Chart {
 	for i, cat := range cats {
 		col, ok := outcomeColors[cat]
 		if !ok {
-			col = otherColors[(i-len(outcomeOrder[recipe][axis]))%len(otherColors)]
+			col = otherColors[(i-len(ax.Classes))%len(otherColors)]
 		}
 		sc.Colors = append(sc.Colors, col)
 	}
@@ -106,8 +82,7 @@ func (v *view) outcomeChart(recipe, test, axis string) *Chart {
 		sc.Rows = append(sc.Rows, row)
 		tab.Rows = append(tab.Rows, cells)
 	}
-	return &Chart{Slug: recipe + "-" + test + "-" + axis, Context: v.ctx,
-		Title: outcomeTitles[recipe] + " " + test + ": " + axis + " outcomes", Stack: sc, Table: tab,
+	return &Chart{Slug: key, Context: v.ctx, Title: title, Stack: sc, Table: tab,
 		Note: "Each bar is one candidate in one case: the share of its iterations that ended in each " + axis +
 			" outcome (100% = every iteration classified; the count is written in each part)."}
 }

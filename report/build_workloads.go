@@ -8,35 +8,26 @@ import (
 	"strings"
 
 	"github.com/fsbench/fsbench/internal/units"
+	"github.com/fsbench/fsbench/recipes"
 )
 
-// The charts of the workload recipes: dd's block-size sweep (seed 002),
-// fsync latency (seed 001), SQLite transactions (seed 001) and the
-// small-file workloads (seed 004).
+// The line charts of the workload recipes: a rate against the block size
+// (dd_sweep) and a latency distribution (fsync_latency).
 
-// ddCharts draws dd's rate against the block size, one line per
-// candidate, direction and file size.
-func (v *view) ddCharts() []*Chart {
-	var out []*Chart
-	for _, test := range v.tests["dd_sweep"] {
-		if c := v.ddChart(test); c != nil {
-			out = append(out, c)
-		}
-	}
-	return out
-}
-
-// ddLine is one line of the dd chart.
+// ddLine is one line of the rate chart.
 type ddLine struct {
 	s     series
-	dir   string
+	dir   recipes.Bar
 	total int64
 }
 
-func (v *view) ddChart(test string) *Chart {
+// rateChart draws a rate against the block size, one line per candidate,
+// direction (one of bars, the first drawn solid, the others dashed) and
+// file size, from the sizes in the case names (dd_sweep).
+func (v *view) rateChart(recipe string, bars []recipes.Bar, test, key, title string) *Chart {
 	// Lines run from the smallest block size to the largest, whatever
 	// order the spec lists them in.
-	cases := slices.Clone(v.cases[[2]string{"dd_sweep", test}])
+	cases := slices.Clone(v.cases[[2]string{recipe, test}])
 	slices.SortStableFunc(cases, func(a, b string) int {
 		ta, x, _ := ddCase(a)
 		tb, y, _ := ddCase(b)
@@ -55,11 +46,11 @@ func (v *view) ddChart(test string) *Chart {
 	var ss []series
 	var totals []int64
 	var tools []string
-	for _, dir := range []string{"write", "read"} {
+	for _, dir := range bars {
 		for _, s := range v.series {
 			for _, c := range cases {
 				total, _, ok := ddCase(c)
-				r := v.row("dd_sweep", test, c, s, dir+"_rate")
+				r := v.row(recipe, test, c, s, dir.Metric)
 				if !ok || r == nil {
 					continue
 				}
@@ -87,9 +78,9 @@ func (v *view) ddChart(test string) *Chart {
 	}
 	slices.Sort(tools)
 	bySize = bySize && len(totals) > 1
-	xUnit, title := "block size", "rate against block size"
+	xUnit, what := "block size", "rate against block size"
 	if bySize {
-		xUnit, title = "file size", "rate against file size ("+units.FormatSize(bss[0])+" blocks)"
+		xUnit, what = "file size", "rate against file size ("+units.FormatSize(bss[0])+" blocks)"
 	}
 	lc := &LineChart{XUnit: xUnit, YUnit: "MB/s", XSizes: true}
 	tab := &Table{Head: summaryHead("MB/s", false)}
@@ -97,14 +88,14 @@ func (v *view) ddChart(test string) *Chart {
 	colors, names := v.colors(ss), seriesNames(ss)
 	for _, l := range lines {
 		i := slices.Index(ss, l.s)
-		name := names[i] + " " + l.dir
+		name := names[i] + " " + l.dir.Label
 		if len(totals) > 1 && !bySize {
 			name += " " + units.FormatSize(l.total)
 		}
-		ls := LineSeries{Name: name, Color: colors[i], Dashed: l.dir == "read"}
+		ls := LineSeries{Name: name, Color: colors[i], Dashed: l.dir != bars[0]}
 		for _, c := range cases {
 			total, bs, _ := ddCase(c)
-			r := v.row("dd_sweep", test, c, l.s, l.dir+"_rate")
+			r := v.row(recipe, test, c, l.s, l.dir.Metric)
 			if r == nil || (!bySize && total != l.total) {
 				continue
 			}
@@ -121,7 +112,7 @@ func (v *view) ddChart(test string) *Chart {
 		}
 		lc.Series = append(lc.Series, ls)
 	}
-	return &Chart{Slug: "dd-sweep-" + test, Context: v.ctx, Title: "dd " + test + ": " + title,
+	return &Chart{Slug: key, Context: v.ctx, Title: title + ": " + what,
 		Tools: tools, Lines: lc, Table: tab,
 		Note: "Points: mean rate over the passes; whiskers: 95% confidence interval of the mean (Student t), " +
 			"for points of two passes or more. Sizes on a logarithmic axis; reads dashed."}
@@ -163,27 +154,15 @@ func ddCase(c string) (total, bs int64, ok bool) {
 
 var percentileMetric = regexp.MustCompile(`^p([0-9]+(\.[0-9]+)?)$`)
 
-// fsyncCharts draws the latency distribution of each fsync_latency case
-// as a CDF, one line per candidate (barrier against nobarrier are two
-// variants of the spec).
-func (v *view) fsyncCharts() []*Chart {
-	var out []*Chart
-	for _, test := range v.tests["fsync_latency"] {
-		for _, c := range v.cases[[2]string{"fsync_latency", test}] {
-			if ch := v.fsyncCDF(test, c); ch != nil {
-				out = append(out, ch)
-			}
-		}
-	}
-	return out
-}
-
-func (v *view) fsyncCDF(test, c string) *Chart {
+// latencyCDF draws the latency distribution of one case as a CDF, one
+// line per candidate (barrier against nobarrier are two variants of the
+// spec), from the min, mean, pNN and max metrics of the recipe.
+func (v *view) latencyCDF(recipe, test, c, key, title string) *Chart {
 	// The percentiles measured, in increasing order.
 	var pcts []float64
 	names := map[float64]string{}
 	for _, r := range v.rows {
-		if r.Recipe != "fsync_latency" || r.Test != test || r.Case != c {
+		if r.Recipe != recipe || r.Test != test || r.Case != c {
 			continue
 		}
 		if m := percentileMetric.FindStringSubmatch(r.Metric); m != nil {
@@ -207,20 +186,20 @@ func (v *view) fsyncCDF(test, c string) *Chart {
 	var tools []string
 	var ss []series
 	for _, s := range v.series {
-		if v.row("fsync_latency", test, c, s, "mean") != nil {
+		if v.row(recipe, test, c, s, "mean") != nil {
 			ss = append(ss, s)
 		}
 	}
 	colors, labels := v.colors(ss), seriesNames(ss)
 	for si, s := range ss {
-		mean := v.row("fsync_latency", test, c, s, "mean")
+		mean := v.row(recipe, test, c, s, "mean")
 		if s.tool != "" && !slices.Contains(tools, s.tool) {
 			tools = append(tools, s.tool)
 		}
 		var pts []Point
 		row := []string{labels[si], strconv.Itoa(mean.N), num(mean.Median)}
 		add := func(metric string, y float64) {
-			r := v.row("fsync_latency", test, c, s, metric)
+			r := v.row(recipe, test, c, s, metric)
 			if r == nil {
 				row = append(row, "-")
 				return
@@ -242,55 +221,8 @@ func (v *view) fsyncCDF(test, c string) *Chart {
 		return nil
 	}
 	slices.Sort(tools)
-	return &Chart{Slug: "fsync-latency-" + test + "-" + c, Context: v.ctx, Title: "fsync latency " + test + " " + c + ": distribution (CDF)",
+	return &Chart{Slug: key, Context: v.ctx, Title: title,
 		Tools: tools, Lines: lc, Table: tab,
 		Note: "Each line joins the minimum (0%), the percentiles the recipe reports and the maximum (100%) of the " +
 			"write+sync latency; each point is the median of that statistic over the iterations. Latency on a logarithmic axis."}
-}
-
-// postmarkRates and bonnieOps are the operation rates the small-file
-// charts show, with their labels.
-var (
-	postmarkRates = [][2]string{{"transactions_per_s", "transactions"}, {"files_created_per_s", "created"},
-		{"files_read_per_s", "read"}, {"files_appended_per_s", "appended"}, {"files_deleted_per_s", "deleted"}}
-	bonnieFileOps = [][2]string{{"seq_create", "sequential create"}, {"seq_stat", "sequential stat"},
-		{"seq_del", "sequential delete"}, {"ran_create", "random create"}, {"ran_stat", "random stat"},
-		{"ran_del", "random delete"}}
-	bonnieBlockOps = [][2]string{{"put_block", "block write"}, {"rewrite", "rewrite"}, {"get_block", "block read"}}
-)
-
-// smallFileCharts draws the operation rates of PostMark and bonnie++ runs
-// and SQLite's transactions per second.
-func (v *view) smallFileCharts() []*Chart {
-	var out []*Chart
-	for _, test := range v.tests["small_files"] {
-		for _, c := range v.cases[[2]string{"small_files", test}] {
-			groups := func(ops [][2]string) []barGroup {
-				var gs []barGroup
-				for _, op := range ops {
-					if v.hasCase("small_files", test, c, op[0]) {
-						gs = append(gs, barGroup{op[1], c, op[0]})
-					}
-				}
-				return gs
-			}
-			key, title := "small-files-"+test+"-"+c, "small files "+test+" "+c
-			out = appendChart(out,
-				v.barChart(barSpec{key: key + "-postmark", title: title + ": PostMark operation rates",
-					recipe: "small_files", test: test, groups: groups(postmarkRates)}),
-				v.barChart(barSpec{key: key + "-bonnie-files", title: title + ": bonnie++ file operations",
-					recipe: "small_files", test: test, groups: groups(bonnieFileOps)}),
-				v.barChart(barSpec{key: key + "-bonnie-blocks", title: title + ": bonnie++ block I/O",
-					recipe: "small_files", test: test, groups: groups(bonnieBlockOps)}))
-		}
-	}
-	for _, test := range v.tests["sqlite_tps"] {
-		var groups []barGroup
-		for _, c := range v.cases[[2]string{"sqlite_tps", test}] {
-			groups = append(groups, barGroup{c, c, "tps"})
-		}
-		out = appendChart(out, v.barChart(barSpec{key: "sqlite-tps-" + test, title: "SQLite " + test + ": transactions per second",
-			recipe: "sqlite_tps", test: test, groups: groups}))
-	}
-	return out
 }

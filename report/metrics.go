@@ -75,12 +75,10 @@ func displayUnit(value float64, unit string) (float64, string) {
 }
 
 // derivedMetrics computes the metrics the charts need that a recipe does
-// not store: for fio, the CPU use of the job (usr + sys, %) and the CPU
-// time it took per gigabyte moved (the seed's "normalized" efficiency).
+// not store: for a job that reports its user and system CPU (fio's
+// usr_cpu and sys_cpu), its CPU use (usr + sys, %) and the CPU time it
+// took per gigabyte moved (the ELC 2015 study's "normalized" efficiency).
 func derivedMetrics(r *resultframe.Result) []resultframe.Metric {
-	if r.Recipe != "fio" {
-		return nil
-	}
 	m := map[string]float64{}
 	for _, x := range r.Metrics {
 		m[x.Name] = x.Value

@@ -40,16 +40,7 @@ func Build(ins []Input, opt Options) *Report {
 	}
 	for _, c := range t.contexts {
 		v := newView(t, c)
-		var cs []*Chart
-		cs = append(cs, v.fioCharts()...)
-		cs = append(cs, v.bootCharts()...)
-		cs = append(cs, v.timeCharts("mount_time", "mount", "Mount time")...)
-		cs = append(cs, v.timeCharts("fsck_time", "fsck", "fsck time")...)
-		cs = append(cs, v.mkfsCharts()...)
-		cs = append(cs, v.ddCharts()...)
-		cs = append(cs, v.fsyncCharts()...)
-		cs = append(cs, v.smallFileCharts()...)
-		cs = append(cs, v.outcomeCharts()...)
+		cs := v.recipeCharts()
 		for i, ch := range cs {
 			ch.Slug = fmt.Sprintf("%s-%02d-%s", c.ID, i+1, slug(ch.Slug))
 		}

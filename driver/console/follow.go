@@ -37,6 +37,11 @@ type Options struct {
 	Store *Store
 	// Attrs are added to every result (target, machine, kernel, ...).
 	Attrs map[string]string
+	// BootTimed reports whether a result measured the boot it was
+	// printed in (the plan's steps that the host times the boots of):
+	// such a result waits for its boot's prompt and gets the host's
+	// interval. nil times none.
+	BootTimed func(resultframe.Result) bool
 	// OnResult and OnBoot report progress; either may be nil.
 	OnResult func(resultframe.Result)
 	OnBoot   func(Boot)
@@ -160,7 +165,7 @@ type follower struct {
 	dec  *resultframe.Decoder
 	sum  *Summary
 	boot *Boot
-	// held are boot_time results waiting for their boot's prompt.
+	// held are boot-timed results waiting for their boot's prompt.
 	held     []resultframe.Result
 	lastLine time.Time
 	base     time.Time
@@ -273,7 +278,7 @@ func (f *follower) logLine(l capture.Line) error {
 
 func (f *follower) result(r resultframe.Result) error {
 	f.panics = 0
-	if r.Recipe == "boot_time" {
+	if f.opt.BootTimed != nil && f.opt.BootTimed(r) {
 		f.held = append(f.held, r)
 		if f.boot != nil && !f.boot.Prompt.IsZero() {
 			return f.releaseErr()
@@ -285,7 +290,7 @@ func (f *follower) result(r resultframe.Result) error {
 
 func (f *follower) release() { _ = f.releaseErr() }
 
-// releaseErr stores the held boot_time results with the host's interval
+// releaseErr stores the held boot-timed results with the host's interval
 // of the boot they were printed in, when it is known.
 func (f *follower) releaseErr() error {
 	held := f.held
@@ -318,13 +323,9 @@ func (f *follower) keep(r resultframe.Result) error {
 			}
 		}
 	}
-	if r.Recipe == "fsbench" && r.Case == "complete" {
+	if r.IsPlanComplete() {
 		f.sum.Complete = true
-		for _, m := range r.Metrics {
-			if m.Name == "results" {
-				f.sum.Expected = int(m.Value)
-			}
-		}
+		f.sum.Expected, _ = r.ExpectedResults()
 	}
 	f.sum.Results = append(f.sum.Results, r)
 	if f.opt.Store != nil {

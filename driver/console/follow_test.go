@@ -91,7 +91,8 @@ func TestFollowPairsBootsWithResults(t *testing.T) {
 	var log strings.Builder
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	sum, err := Follow(ctx, src, Options{Store: st, Log: &log, Attrs: map[string]string{"target": "test"}})
+	sum, err := Follow(ctx, src, Options{Store: st, Log: &log, Attrs: map[string]string{"target": "test"},
+		BootTimed: func(r resultframe.Result) bool { return r.Recipe == "boot_time" }})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,9 +8,11 @@ package payload
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/fsbench/fsbench/plan"
+	"github.com/fsbench/fsbench/recipes"
 	"github.com/fsbench/fsbench/wire/runplan"
 )
 
@@ -53,13 +55,79 @@ func Compile(p *plan.Plan, v *plan.Variant) (*runplan.Plan, error) {
 		if on == "" && root != nil {
 			on = root.Name
 		}
+		rec, ok := recipes.Lookup(t.Recipe)
+		if !ok {
+			return nil, fmt.Errorf("variant %s: test %s.%s: no recipe %q", v.Name, t.Recipe, t.Name, t.Recipe)
+		}
+		part, _ := rp.Partition(on)
 		for _, c := range t.Cases {
-			rp.Steps = append(rp.Steps, runplan.Step{
-				Recipe: t.Recipe, Test: t.Name, Case: c.Name, On: on, Params: runplan.Params(c.Params),
-			})
+			s, err := step(rec, t, c, on, part)
+			if err != nil {
+				return nil, fmt.Errorf("variant %s: test %s.%s/%s: %w", v.Name, t.Recipe, t.Name, c.Name, err)
+			}
+			rp.Steps = append(rp.Steps, s)
 		}
 	}
 	return rp, nil
+}
+
+// step compiles one case with what its recipe needs: the count of its
+// results, the timeout of an iteration, the programs it runs (the
+// partition's own checker and mkfs among them) and the kernel features.
+func step(rec *recipes.Recipe, t plan.Test, c recipes.Case, on string, part *runplan.Partition) (runplan.Step, error) {
+	params := runplan.Params(c.Params)
+	s := runplan.Step{
+		Recipe: t.Recipe, Schema: rec.Schema, Test: t.Name, Case: c.Name, On: on,
+		Iterations: 1, Timeout: runplan.Duration(rec.Timeout()), HostTimesBoot: rec.HostTimesBoot, Params: params,
+	}
+	if rec.Count != "" && params.Has(rec.Count) {
+		n, err := params.Int(rec.Count)
+		if err != nil || n < 1 {
+			return s, fmt.Errorf("%s is %v, want a count of at least 1", rec.Count, c.Params[rec.Count])
+		}
+		s.Iterations = int(n)
+	}
+	if params.Has("timeout") {
+		d, err := params.Duration("timeout")
+		if err != nil {
+			return s, err
+		}
+		s.Timeout = runplan.Duration(d)
+	}
+	n := &s.Needs
+	add := func(list *[]string, names ...string) {
+		for _, name := range names {
+			if name != "" && !slices.Contains(*list, name) {
+				*list = append(*list, name)
+			}
+		}
+	}
+	if part != nil && (rec.Needs.Checker || rec.Needs.Mkfs) {
+		if rec.Needs.Checker {
+			check := part.Check
+			if len(check) == 0 {
+				check = runplan.DefaultChecker(part.FS)
+			}
+			add(&n.Programs, first(check))
+		}
+		if rec.Needs.Mkfs {
+			add(&n.Programs, first(part.Mkfs))
+		}
+	}
+	add(&n.Programs, rec.Needs.Programs...)
+	add(&n.Prefers, rec.Needs.Prefers...)
+	for _, k := range rec.Needs.Kernel {
+		add(&n.Modules, k.Modules...)
+		n.Watchdog = n.Watchdog || k.Watchdog
+	}
+	return s, nil
+}
+
+func first(argv []string) string {
+	if len(argv) == 0 {
+		return ""
+	}
+	return argv[0]
 }
 
 // partition is the runner's view of a placed partition.

@@ -10,7 +10,7 @@ import (
 )
 
 func init() {
-	register("boot_time", Recipe{Iterate: bootTime})
+	register("boot_time", Recipe{Schema: 1, Iterate: bootTime})
 }
 
 // ReadyMessage is the kernel log line that ends a boot on the target's

@@ -12,7 +12,7 @@ import (
 )
 
 func init() {
-	register("dd_sweep", Recipe{Iterations: iterationsParam("passes"), Iterate: ddSweep, Finish: removeWorkDir})
+	register("dd_sweep", Recipe{Schema: 1, Iterate: ddSweep, Finish: removeWorkDir})
 }
 
 // ddSweep is one pass of the seed 002 scripts: drop the page cache, dd

@@ -14,7 +14,7 @@ import (
 )
 
 func init() {
-	register("dm_flakey", Recipe{Iterate: dmFlakey, Finish: dmFlakeyFinish})
+	register("dm_flakey", Recipe{Schema: 1, Iterate: dmFlakey, Finish: dmFlakeyFinish})
 }
 
 // flakeyName is the device-mapper device the recipe creates.

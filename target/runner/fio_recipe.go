@@ -8,7 +8,7 @@ import (
 )
 
 func init() {
-	register("fio", Recipe{Iterate: fioCase})
+	register("fio", Recipe{Schema: 1, Iterate: fioCase})
 }
 
 // fioCase runs one case of a fio test in a work directory of its

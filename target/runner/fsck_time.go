@@ -15,7 +15,7 @@ import (
 )
 
 func init() {
-	register("fsck_time", Recipe{Iterate: fsckTime, Finish: unfill})
+	register("fsck_time", Recipe{Schema: 1, Iterate: fsckTime, Finish: unfill})
 }
 
 // fsckTime times the partition's checker on the unmounted filesystem

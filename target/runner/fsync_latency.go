@@ -13,7 +13,7 @@ import (
 )
 
 func init() {
-	register("fsync_latency", Recipe{Iterate: fsyncLatency, Finish: removeWorkDir})
+	register("fsync_latency", Recipe{Schema: 1, Iterate: fsyncLatency, Finish: removeWorkDir})
 }
 
 // overwriteRegion caps the file the overwrite pattern rewrites: count

@@ -65,7 +65,26 @@ func loopPart(t *testing.T, fs string, size int64) *runplan.Partition {
 }
 
 // planFor is a plan with the given partitions and steps.
+//
+// Each step is completed the way the host's plan compiles it: the schema
+// this runner implements for its recipe, the count of its results from
+// its iterations (or dd_sweep's passes) parameter, its timeout parameter.
 func planFor(parts []runplan.Partition, steps ...runplan.Step) *runplan.Plan {
+	for i := range steps {
+		s := &steps[i]
+		if s.Schema == 0 {
+			s.Schema = registry[s.Recipe].Schema
+		}
+		for _, count := range []string{"iterations", "passes"} {
+			if n, err := s.Params.Int(count); err == nil && s.Iterations == 0 {
+				s.Iterations = int(n)
+			}
+		}
+		s.Iterations = max(s.Iterations, 1)
+		if d, err := s.Params.Duration("timeout"); err == nil && s.Timeout == 0 {
+			s.Timeout = runplan.Duration(d)
+		}
+	}
 	return &runplan.Plan{
 		Format: runplan.Format, Spec: "test.fsb.hcl", Fingerprint: "sha256:test",
 		Variant: "v", StateDir: "/unused", Partitions: parts, Steps: steps,

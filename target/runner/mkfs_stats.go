@@ -12,7 +12,7 @@ import (
 )
 
 func init() {
-	register("mkfs_stats", Recipe{Iterate: mkfsStats})
+	register("mkfs_stats", Recipe{Schema: 1, Iterate: mkfsStats})
 }
 
 // poolWorker matches the kernel threads of the shared workqueue pools,

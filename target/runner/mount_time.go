@@ -10,7 +10,7 @@ import (
 )
 
 func init() {
-	register("mount_time", Recipe{Iterate: mountTime, Finish: unfill})
+	register("mount_time", Recipe{Schema: 1, Iterate: mountTime, Finish: unfill})
 }
 
 // mountTime times mount(2) of the step's partition, filled to fill_percent

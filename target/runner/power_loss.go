@@ -12,7 +12,7 @@ import (
 )
 
 func init() {
-	register("power_loss", Recipe{Iterate: powerLoss, Finish: powerLossFinish})
+	register("power_loss", Recipe{Schema: 1, Iterate: powerLoss, Finish: powerLossFinish})
 }
 
 // powerLossScratch is what an iteration keeps across its power cut.

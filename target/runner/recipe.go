@@ -16,10 +16,15 @@ import (
 
 // Recipe is the target side of one kind of test. The runner owns the loop
 // over iterations, the state file and the output; a recipe only measures.
+// The host's catalogue (package recipes) holds the same recipe under the
+// same name, with what it needs and how its results are read; the plan
+// tells the runner how many iterations each step has and how long one may
+// take.
 type Recipe struct {
-	// Iterations is how many results the step gives (the "iterations" or
-	// "passes" parameter, or 1).
-	Iterations func(p runplan.Params) (int, error)
+	// Schema is the version of the recipe's parameters and results this
+	// runner implements; it must equal the host catalogue's, which the
+	// plan writes into every step.
+	Schema int
 	// Iterate runs iteration iter (from 1) and returns its outcome. It
 	// may be called again for the same iteration after a reboot or a power
 	// cut in the middle, so it must not rely on work of an earlier call
@@ -53,37 +58,23 @@ func (o *Outcome) attr(k, v string) {
 	o.Attrs[k] = v
 }
 
+// registry holds the recipes this runner executes, by name; each recipe's
+// file registers itself.
 var registry = map[string]Recipe{}
 
 func register(name string, r Recipe) {
-	if r.Iterations == nil {
-		r.Iterations = iterationsParam("iterations")
+	if _, dup := registry[name]; dup {
+		panic("runner: recipe " + name + " registered twice")
 	}
 	registry[name] = r
 }
 
-// iterationsParam reads the count from a parameter, 1 when it is absent.
-func iterationsParam(name string) func(runplan.Params) (int, error) {
-	return func(p runplan.Params) (int, error) {
-		if !p.Has(name) {
-			return 1, nil
-		}
-		n, err := p.Int(name)
-		if err != nil {
-			return 0, err
-		}
-		if n < 1 {
-			return 0, fmt.Errorf("%s is %d, want at least 1", name, n)
-		}
-		return int(n), nil
-	}
-}
-
-// Supported lists the recipes this runner executes.
-func Supported() []string {
-	var out []string
-	for k := range registry {
-		out = append(out, k)
+// Supported lists the recipes this runner executes with the schema of
+// each.
+func Supported() map[string]int {
+	out := map[string]int{}
+	for k, r := range registry {
+		out[k] = r.Schema
 	}
 	return out
 }

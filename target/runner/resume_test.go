@@ -30,7 +30,7 @@ const childEnv = "FSBENCH_RUNNER_TEST_CHILD"
 var crashAfterFirst bool
 
 func init() {
-	register("churn", Recipe{Iterate: churn})
+	register("churn", Recipe{Schema: 1, Iterate: churn})
 }
 
 func churn(ctx context.Context, e *Env, iter int) (*Outcome, error) {

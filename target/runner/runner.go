@@ -19,7 +19,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -184,13 +183,7 @@ func (r *run) run(ctx context.Context) (Status, error) {
 // finishPlan emits the plan's closing result, which tells the host that
 // the run is complete and how many results it should hold.
 func (r *run) finishPlan() error {
-	res := resultframe.Result{
-		Recipe: "fsbench", Name: "plan", Case: "complete", Status: resultframe.StatusOK,
-		Metrics: []resultframe.Metric{
-			{Name: "results", Value: float64(r.st.Seq + 1)}, // this one included
-			{Name: "boots", Value: float64(r.st.Boots)},
-		},
-	}
+	res := resultframe.PlanComplete(r.st.Seq+1, r.st.Boots) // this one included
 	r.st.Done = true
 	return r.record(res)
 }
@@ -220,11 +213,11 @@ func (r *run) step(ctx context.Context, s runplan.Step) (bool, error) {
 		base.Status, base.Error = resultframe.StatusSkipped, fmt.Sprintf("this runner (%s) does not execute %s tests", Version, s.Recipe)
 		return false, r.advanceStep(base)
 	}
-	n, err := rec.Iterations(s.Params)
-	if err != nil {
-		base.Status, base.Error = resultframe.StatusFailed, err.Error()
+	if s.Schema != rec.Schema {
+		base.Status, base.Error = resultframe.StatusSkipped, fmt.Sprintf("the plan's %s step has schema %d; this runner (%s) implements schema %d: build the image and the runner with the same fsbench", s.Recipe, s.Schema, Version, rec.Schema)
 		return false, r.advanceStep(base)
 	}
+	n := s.Iterations
 	if r.st.Finishing {
 		return false, r.finishStep(ctx, rec, s)
 	}
@@ -241,12 +234,7 @@ func (r *run) step(ctx context.Context, s runplan.Step) (bool, error) {
 	if err := r.sf.save(r.st); err != nil {
 		return false, err
 	}
-	timeout := 10 * time.Minute
-	if s.Params.Has("timeout") {
-		if d, err := s.Params.Duration("timeout"); err == nil {
-			timeout = d
-		}
-	}
+	timeout := s.IterationTimeout()
 	r.logf("%s iteration %d/%d", s.ID(), r.st.Iter, n)
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	base.StartNS = monoNS()

@@ -6,7 +6,7 @@ import (
 )
 
 func init() {
-	register("small_files", Recipe{Iterate: smallFiles, Finish: removeWorkDir})
+	register("small_files", Recipe{Schema: 1, Iterate: smallFiles, Finish: removeWorkDir})
 }
 
 // smallFiles runs seed 004's small-file workloads in the step's work

@@ -12,7 +12,7 @@ import (
 )
 
 func init() {
-	register("sqlite_tps", Recipe{Iterate: sqliteTPS, Finish: removeWorkDir})
+	register("sqlite_tps", Recipe{Schema: 1, Iterate: sqliteTPS, Finish: removeWorkDir})
 }
 
 // sqliteTPS measures SQLite transactions per second, Androbench style, with

@@ -200,3 +200,55 @@ func unmarshalResult(p []byte) (Result, error) {
 	}
 	return r, nil
 }
+
+// ControlRecipe is the recipe of the results a runner reports about the
+// run itself (the plan's completion) rather than about a measurement.
+const ControlRecipe = "fsbench"
+
+// The closing result of a plan: recipe ControlRecipe, test "plan", case
+// "complete", with the number of results the run emitted (itself
+// included) and of the boots it took.
+const (
+	planTest        = "plan"
+	planComplete    = "complete"
+	metricResults   = "results"
+	metricPlanBoots = "boots"
+)
+
+// PlanComplete is the result a runner emits last: the plan is done, and
+// the run emitted results results, this one included, over boots boots.
+// The host stops following a board at it and checks that every sequence
+// number up to results arrived.
+func PlanComplete(results uint64, boots int) Result {
+	return Result{
+		Recipe: ControlRecipe, Name: planTest, Case: planComplete, Status: StatusOK,
+		Metrics: []Metric{
+			{Name: metricResults, Value: float64(results)},
+			{Name: metricPlanBoots, Value: float64(boots)},
+		},
+	}
+}
+
+// IsControl reports whether r is about the run rather than a measurement:
+// tables and charts leave it out.
+func (r Result) IsControl() bool { return r.Recipe == ControlRecipe }
+
+// IsPlanComplete reports whether r is a runner's closing result.
+func (r Result) IsPlanComplete() bool {
+	return r.Recipe == ControlRecipe && r.Name == planTest && r.Case == planComplete
+}
+
+// ExpectedResults is the number of results a closing result says its run
+// emitted, itself included; false when r is no closing result or lacks
+// the count.
+func (r Result) ExpectedResults() (int, bool) {
+	if !r.IsPlanComplete() {
+		return 0, false
+	}
+	for _, m := range r.Metrics {
+		if m.Name == metricResults {
+			return int(m.Value), true
+		}
+	}
+	return 0, false
+}

@@ -21,7 +21,7 @@ import (
 
 // Format names the schema. The runner refuses a plan of another format, so
 // an image built by a newer fsbench says so instead of misreading it.
-const Format = "fsbench-runplan/1"
+const Format = "fsbench-runplan/2"
 
 // Where the payload puts things in the root filesystem.
 const (
@@ -90,17 +90,77 @@ type Partition struct {
 	Check []string `json:"check,omitempty"`
 }
 
-// Step is one test case.
+// Step is one test case, with what its recipe needs compiled in by the
+// host, so that neither side has to know a recipe by its name to prepare
+// for it.
 type Step struct {
 	Recipe string `json:"recipe"`
+	// Schema is the version of the recipe's parameters and results the
+	// step was compiled for; the runner refuses one it does not implement.
+	Schema int    `json:"schema"`
 	Test   string `json:"test"`
 	Case   string `json:"case"`
 	On     string `json:"on,omitempty"` // partition name
-	Params Params `json:"params"`
+	// Iterations is how many results the step gives (at least 1).
+	Iterations int `json:"iterations"`
+	// Timeout bounds one iteration on the target; zero takes
+	// DefaultStepTimeout.
+	Timeout Duration `json:"timeout,omitzero"`
+	// Needs is what the step needs of the target and its kernel.
+	Needs Needs `json:"needs,omitzero"`
+	// HostTimesBoot: the host times the boots the step measures on the
+	// console, from the line that matches root_mount_pattern to the one
+	// that matches prompt_pattern (both parameters of the step), and adds
+	// that time to the step's results.
+	HostTimesBoot bool   `json:"host_times_boot,omitempty"`
+	Params        Params `json:"params"`
+}
+
+// Needs is what a step needs on the target besides the runner.
+type Needs struct {
+	// Programs are run by the step: names on the PATH or absolute paths,
+	// as the plan's command lines give them (the partition's checker and
+	// mkfs, sqlite3). A step whose program is missing is skipped.
+	Programs []string `json:"programs,omitempty"`
+	// Prefers are programs the step uses when present and replaces with
+	// a built-in engine otherwise (fio).
+	Prefers []string `json:"prefers,omitempty"`
+	// Modules are kernel modules the step loads (dm_flakey), by name.
+	Modules []string `json:"modules,omitempty"`
+	// Watchdog: the step arms the board's hardware watchdog.
+	Watchdog bool `json:"watchdog,omitempty"`
+}
+
+// DefaultStepTimeout bounds an iteration of a step whose plan gives no
+// timeout.
+const DefaultStepTimeout = 10 * time.Minute
+
+// IterationTimeout is how long one iteration of the step may take.
+func (s Step) IterationTimeout() time.Duration {
+	if s.Timeout > 0 {
+		return time.Duration(s.Timeout)
+	}
+	return DefaultStepTimeout
 }
 
 // ID names the step in logs and results: test/case.
 func (s Step) ID() string { return s.Recipe + "." + s.Test + "/" + s.Case }
+
+// Duration is a time.Duration written in JSON as Go writes it ("10m0s").
+type Duration time.Duration
+
+// MarshalText writes d as time.Duration.String does.
+func (d Duration) MarshalText() ([]byte, error) { return []byte(time.Duration(d).String()), nil }
+
+// UnmarshalText reads what MarshalText writes.
+func (d *Duration) UnmarshalText(b []byte) error {
+	v, err := time.ParseDuration(string(b))
+	if err != nil {
+		return err
+	}
+	*d = Duration(v)
+	return nil
+}
 
 // Partition returns the partition called name.
 func (p *Plan) Partition(name string) (*Partition, bool) {
@@ -171,6 +231,9 @@ func (p *Plan) check() error {
 	for _, s := range p.Steps {
 		if seen[s.ID()] {
 			return fmt.Errorf("the run plan lists step %s twice", s.ID())
+		}
+		if s.Iterations < 1 {
+			return fmt.Errorf("step %s gives %d results; want at least 1", s.ID(), s.Iterations)
 		}
 		seen[s.ID()] = true
 		if s.On != "" {

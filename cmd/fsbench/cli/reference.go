@@ -121,7 +121,7 @@ func writeRecipeReference(w io.Writer, r *recipes.Recipe) {
 	if r.Destructive {
 		fmt.Fprintf(w, "; destroys its partition's contents")
 	}
-	fmt.Fprintf(w, "\n- defaults from: %s\n", r.Seed)
+	fmt.Fprintf(w, "\n- defaults from: %s\n", r.Source)
 	fmt.Fprintf(w, "\n| parameter | type | limits | default | meaning |\n|---|---|---|---|---|\n")
 	for _, f := range r.Fields {
 		writeFieldRow(w, f)

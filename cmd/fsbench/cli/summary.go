@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/fsbench/fsbench/recipes"
 	"github.com/fsbench/fsbench/wire/resultframe"
 )
 
@@ -16,25 +17,14 @@ type variantResults struct {
 	results []resultframe.Result
 }
 
-// headline names the metrics the summary shows per recipe, with the unit
-// shown and a factor from the stored unit; recipes without an entry show
-// every metric.
-var headline = map[string][]struct {
-	metric, label, unit string
-	scale               float64
-}{
-	"boot_time":  {{"host_boot", "boot (serial)", "s", 1}, {"target_boot", "boot (kernel log)", "s", 1}},
-	"fio":        {{"read_bw", "read", "MB/s", 1.024 / 1000}, {"write_bw", "write", "MB/s", 1.024 / 1000}},
-	"mount_time": {{"mount_time", "mount", "ms", 1000}},
-	"fsck_time":  {{"fsck_time", "fsck", "s", 1}},
-	"dd_sweep":   {{"write_rate", "write", "MB/s", 1}, {"read_rate", "read", "MB/s", 1}},
-}
-
-// outcomeAttrs are the classes the reliability recipes give each
-// iteration: the table counts them instead of taking medians.
-var outcomeAttrs = map[string][]string{
-	"power_loss": {"consistency", "data"},
-	"dm_flakey":  {"consistency", "data"},
+// summaryOf is how the table reads a recipe's results (its catalogue
+// entry's Report): the headline metrics, or every metric of a recipe the
+// catalogue does not know.
+func summaryOf(recipe string) recipes.Report {
+	if r, ok := recipes.Lookup(recipe); ok {
+		return r.Report
+	}
+	return recipes.Report{}
 }
 
 // writeSummary prints one row per test case and metric, one column per
@@ -55,7 +45,7 @@ func writeSummary(w io.Writer, vs []variantResults) {
 	}
 	for _, vr := range vs {
 		for _, r := range vr.results {
-			if r.Recipe == "fsbench" {
+			if r.IsControl() {
 				continue
 			}
 			if r.Status != resultframe.StatusOK {
@@ -67,8 +57,10 @@ func writeSummary(w io.Writer, vs []variantResults) {
 				failures[k][vr.name]++
 				continue
 			}
-			if attrs, ok := outcomeAttrs[r.Recipe]; ok {
-				for _, a := range attrs {
+			rep := summaryOf(r.Recipe)
+			if len(rep.Outcomes) > 0 {
+				for _, axis := range rep.Outcomes {
+					a := axis.Attr
 					k := rowKey{recipe: r.Recipe, test: r.Name, cas: r.Case, metric: a, label: a}
 					if classes[k] == nil {
 						classes[k] = map[string]map[string]int{}
@@ -81,11 +73,11 @@ func writeSummary(w io.Writer, vs []variantResults) {
 				}
 				continue
 			}
-			if hs, ok := headline[r.Recipe]; ok {
+			if hs := rep.Headline; len(hs) > 0 {
 				for _, h := range hs {
 					for _, m := range r.Metrics {
-						if m.Name == h.metric {
-							add(rowKey{r.Recipe, r.Name, r.Case, h.metric, h.label, h.unit}, vr.name, m.Value*h.scale)
+						if m.Name == h.Metric {
+							add(rowKey{r.Recipe, r.Name, r.Case, h.Metric, h.Label, h.Unit}, vr.name, m.Value*h.Scale)
 						}
 					}
 				}

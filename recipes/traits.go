@@ -1,0 +1,175 @@
+package recipes
+
+import (
+	"time"
+
+	"github.com/fsbench/fsbench/wire/runplan"
+)
+
+// What a recipe needs and how its results are read, as data: the plan
+// compiles Needs into the run plan, the image builder, the QEMU target and
+// the build-system helpers read it from there or from the catalogue, and
+// the run summary and the report take Report. No package outside this one
+// and the recipe's own target file needs to know a recipe by its name.
+
+// Needs is what a recipe's tests need on the target besides the runner.
+type Needs struct {
+	// Programs are run by the test, by their name on the target's PATH
+	// (sqlite_tps: sqlite3). A test whose program is missing is skipped
+	// with the reason.
+	Programs []string
+	// Prefers are programs the test uses when the image has them and
+	// replaces with a built-in engine otherwise (fio).
+	Prefers []string
+	// Checker: the test runs the checker of its partition's filesystem;
+	// Mkfs: it re-makes that filesystem. The plan resolves both to the
+	// partition's own command lines.
+	Checker, Mkfs bool
+	// Kernel lists the kernel features the test uses.
+	Kernel []KernelNeed
+}
+
+// KernelNeed is one kernel feature a recipe uses on the target.
+type KernelNeed struct {
+	// Why is the sentence `fsbench kconfig` writes above the options.
+	Why string
+	// Config are the options (without CONFIG_) to build in.
+	Config []string
+	// Modules are what the QEMU target's initramfs loads for it, from
+	// Debian's kernel, by module name.
+	Modules []string
+	// Watchdog: the feature is a hardware watchdog, so the board's own
+	// watchdog driver is needed too (QEMU's i6300esb on the QEMU target).
+	Watchdog bool
+}
+
+// Report says how the run summary and the report read a recipe's results.
+type Report struct {
+	// Headline are the metrics the run summary shows, in this order;
+	// none shows every metric as the runner stored it.
+	Headline []Headline
+	// Outcomes, when set, classify every iteration on these axes (each
+	// a result attribute): the summary and the report count the classes
+	// instead of averaging metrics.
+	Outcomes []Axis
+	// Charts are the report's figures of each test of the recipe, in
+	// this order.
+	Charts []Chart
+}
+
+// Headline is one metric of the run summary: the stored metric, the label
+// and unit shown, and the factor from the stored unit to the shown one.
+type Headline struct {
+	Metric, Label, Unit string
+	Scale               float64
+}
+
+// Axis is one classification of an iteration: the result attribute that
+// holds it, and the classes a recipe gives, from the best to the worst.
+type Axis struct {
+	Attr    string
+	Classes []string
+}
+
+// ChartKind is a way to draw a recipe's results.
+type ChartKind int
+
+// The chart kinds the report draws.
+const (
+	// Bars: one group of bars per Bar and case, one bar per candidate,
+	// each its mean over the iterations with a 95% confidence interval.
+	Bars ChartKind = iota + 1
+	// RateBySize: dd's rate against the block size (or against the file
+	// size, for a sweep at one block size), a line per candidate and
+	// direction, from the sizes in the case names; Bars name the rate
+	// metrics, one per direction.
+	RateBySize
+	// LatencyCDF: the distribution of a latency as a CDF per case, a line
+	// per candidate, joining min, the pNN percentiles and max.
+	LatencyCDF
+	// Outcomes: 100% stacked bars of the classes of each Outcomes axis,
+	// one chart per axis.
+	Outcomes
+)
+
+// Chart is one figure of each test of a recipe (of each case, with
+// PerCase). In Slug and Title, {test}, {case} and {axis} stand for the
+// test's name, the case and the outcome axis.
+type Chart struct {
+	Kind        ChartKind
+	Slug, Title string
+	// PerCase draws one chart per case instead of one per test.
+	PerCase bool
+	// Bars are the metrics drawn, with their labels.
+	Bars []Bar
+	// Measured keeps, per case, only the bars of metrics some candidate
+	// measured; with OrFirst the first bar stays when none did, so that
+	// the case's failures show.
+	Measured, OrFirst bool
+	// CaseLabels says when a group's label starts with its case.
+	CaseLabels CaseLabel
+	// Split draws groups whose values differ by more than ten times in
+	// charts of their own (fio's 4KiB cases beside its 4MiB ones).
+	Split bool
+	// CV draws each candidate's coefficient of variation instead of its
+	// mean; CVLabels writes it above the bars of means.
+	CV, CVLabels bool
+	// Across draws, when the results hold several contexts (kernels,
+	// storage devices), each bar's metric across them: one chart per
+	// bar, and one of the variation.
+	Across bool
+}
+
+// Bar is one metric of a chart. An empty Label stands for the case's
+// name. Slug ends the name of the chart of this bar alone (Across).
+type Bar struct {
+	Metric, Label, Slug string
+}
+
+// CaseLabel says when a bar group's label names its case.
+type CaseLabel int
+
+// When a group's label starts with its case.
+const (
+	// CaseWhenSeveral: "<case> <label>" when the test has several cases,
+	// "<label>" otherwise.
+	CaseWhenSeveral CaseLabel = iota
+	// CaseAlways: "<case> <label>", or "<case>" alone when the case has
+	// one bar.
+	CaseAlways
+	// CaseNever: "<label>" (one chart per case).
+	CaseNever
+)
+
+// Timeout is the default timeout of one iteration of the recipe: the
+// default of its timeout field, or runplan.DefaultStepTimeout.
+func (r *Recipe) Timeout() time.Duration {
+	if f, ok := r.Field("timeout"); ok {
+		if s, ok := f.Default.(string); ok {
+			if d, err := time.ParseDuration(s); err == nil {
+				return d
+			}
+		}
+	}
+	return runplan.DefaultStepTimeout
+}
+
+// Order lists the recipe names in the order All returns them.
+func Order() []string {
+	out := make([]string, len(catalogue))
+	for i, e := range catalogue {
+		out[i] = e.name
+	}
+	return out
+}
+
+// All returns a fresh copy of every recipe, in the order the report and
+// the documentation present them: the performance tests first, then the
+// workloads, then the reliability tests.
+func All() []*Recipe {
+	out := make([]*Recipe, len(catalogue))
+	for i, e := range catalogue {
+		out[i] = e.build()
+	}
+	return out
+}
