@@ -3,20 +3,14 @@ package driver
 import (
 	"context"
 	"errors"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
 
-	"github.com/sirupsen/logrus"
-
-	"github.com/fsbench/fsbench/imagegen"
 	"github.com/fsbench/fsbench/internal/debpkg"
 	"github.com/fsbench/fsbench/internal/testbin"
-	"github.com/fsbench/fsbench/plan"
-	"github.com/fsbench/fsbench/spec"
 	"github.com/fsbench/fsbench/wire/arch"
 )
 
@@ -76,32 +70,18 @@ func TestArm64InQEMU(t *testing.T) {
 		t.Skipf("%v (scripts/test.sh does it)", err)
 	}
 	t.Parallel()
-	defer vmSlot()()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "arm64.fsb.hcl")
 	os.WriteFile(path, []byte(arm64Spec), 0o644)
-	s, p, diags := plan.Load(path, spec.Options{}, true)
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	v := p.Variants[0]
-	bin := testbin.Runner(t, arch.ARM64)
-	log := logrus.New()
-	log.Out = io.Discard
-	if testing.Verbose() {
-		log.Out = os.Stderr
-	}
+	s, p := loadSpec(t, path)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	out := filepath.Join(dir, "out")
-	if _, err := imagegen.Build(ctx, p, v, imagegen.Options{OutDir: out, SpecDir: s.Dir, Log: log,
-		Runner: bin, HelperRunner: testbin.Runner(t, ""), CacheDir: testbin.CacheDir()}); err != nil {
-		t.Fatal(err)
-	}
-	o, err := RunQEMU(ctx, Variant{Name: v.Name, Dir: filepath.Join(out, v.Name), Runner: bin, Bootargs: v.Bootargs},
-		QEMU{Accel: "tcg", Disk: "virtio", KernelCache: filepath.Join(testbin.CacheDir(), "kernels")}, Options{Log: log})
-	if err != nil {
-		t.Fatalf("%v (console: %s)", err, tail(o))
+	job := testJob(t, s, p, filepath.Join(dir, "out"))
+	job.Runner, job.HelperRunner = testbin.Runner(t, arch.ARM64), testbin.Runner(t, "")
+	job.QEMU.Accel = "tcg"
+	o := runJob(t, ctx, job)[p.Variants[0].Name]
+	if o == nil {
+		return
 	}
 	count := map[string]int{}
 	for _, r := range o.Summary.Results {

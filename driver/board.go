@@ -60,23 +60,25 @@ func RunBoard(ctx context.Context, v Variant, b Board, opt Options) (*Outcome, e
 	// first boot is missed.
 	out := &Outcome{Variant: v.Name, Results: filepath.Join(runDir, "results.jsonl"),
 		Console: filepath.Join(runDir, "console.log")}
-	follow := make(chan error, 1)
+	f := follow{variant: v.Name, plan: p, out: out, attrs: map[string]string{"target": "board", "port": b.Port},
+		opt: opt, log: log, stopWhenComplete: true}
+	followed := make(chan error, 1)
 	go func() {
 		var err error
-		out.Summary, err = followPlan(ctx, newBoardPower(ctx, port, b.PowerCycle, log), out, p, map[string]string{"target": "board", "port": b.Port}, opt, v.Name, log, silenceFor(p), true)
-		follow <- err
+		out.Summary, err = f.run(ctx, newBoardPower(ctx, port, b.PowerCycle, log))
+		followed <- err
 	}()
 	if len(b.PowerCycle) > 0 {
 		log.Infof("power cycle: %s", strings.Join(b.PowerCycle, " "))
 		if err := runCommand(ctx, b.PowerCycle, log); err != nil {
 			cancel()
-			<-follow
+			<-followed
 			return out, fmt.Errorf("power cycle: %w", err)
 		}
 	} else {
 		log.Warnf("power the board on now; following %s", b.Port)
 	}
-	return out, <-follow
+	return out, <-followed
 }
 
 // substitute replaces whole-word placeholders in argv; values never pass

@@ -10,10 +10,6 @@ import (
 	"time"
 
 	"github.com/fsbench/fsbench/capture"
-	"github.com/fsbench/fsbench/imagegen"
-	"github.com/fsbench/fsbench/internal/testbin"
-	"github.com/fsbench/fsbench/plan"
-	"github.com/fsbench/fsbench/spec"
 	"github.com/fsbench/fsbench/wire/resultframe"
 )
 
@@ -52,17 +48,7 @@ func TestBoardRun(t *testing.T) {
 	dir := t.TempDir()
 	specPath := filepath.Join(dir, "board.fsb.hcl")
 	os.WriteFile(specPath, []byte(boardSpec), 0o644)
-	s, p, diags := plan.Load(specPath, spec.Options{}, true)
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	v := p.Variants[0]
-	bin := testbin.Runner(t, "")
-	out := filepath.Join(dir, "out")
-	if _, err := imagegen.Build(context.Background(), p, v, imagegen.Options{OutDir: out, SpecDir: s.Dir,
-		Runner: bin, CacheDir: testbin.CacheDir()}); err != nil {
-		t.Fatal(err)
-	}
+	s, p := loadSpec(t, specPath)
 
 	master, slave, err := capture.OpenPTY()
 	if err != nil {
@@ -75,11 +61,12 @@ func TestBoardRun(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	o, err := RunBoard(ctx, Variant{Name: v.Name, Dir: filepath.Join(out, v.Name), Runner: bin, Bootargs: v.Bootargs},
-		Board{Port: slave, Baud: 115200, Flash: []string{"cp", "{image}", flashed}, PowerCycle: []string{"touch", power}},
-		Options{})
-	if err != nil {
-		t.Fatal(err)
+	job := testJob(t, s, p, filepath.Join(dir, "out"))
+	job.Slots = nil // no VM
+	job.Board = &Board{Port: slave, Baud: 115200, Flash: []string{"cp", "{image}", flashed}, PowerCycle: []string{"touch", power}}
+	o := runJob(t, ctx, job)[p.Variants[0].Name]
+	if o == nil {
+		return
 	}
 	if fi, err := os.Stat(flashed); err != nil || fi.Size() != 64<<20 {
 		t.Errorf("the flash command did not copy the image: %v", err)

@@ -2,21 +2,12 @@ package driver
 
 import (
 	"context"
-	"io"
 	"math"
 	"os"
 	"os/exec"
-	"path/filepath"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/sirupsen/logrus"
-
-	"github.com/fsbench/fsbench/imagegen"
-	"github.com/fsbench/fsbench/internal/testbin"
-	"github.com/fsbench/fsbench/plan"
-	"github.com/fsbench/fsbench/spec"
 	"github.com/fsbench/fsbench/wire/resultframe"
 )
 
@@ -33,48 +24,22 @@ func TestQuickstartInQEMU(t *testing.T) {
 		t.Skip("boots five VMs")
 	}
 	t.Parallel()
-	vars := []string{"fio_size=16MiB", "boot_iterations=2", "fill_percent=20"}
-	s, p, diags := plan.Load("../examples/quickstart.fsb.hcl", spec.Options{Vars: vars}, true)
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	bin := testbin.Runner(t, "")
-	out := t.TempDir()
-	log := logrus.New()
-	log.Out = io.Discard
-	if testing.Verbose() {
-		log.Out = os.Stderr
-		log.Level = logrus.InfoLevel
-	}
+	s, p := loadSpec(t, "../examples/quickstart.fsb.hcl", "fio_size=16MiB", "boot_iterations=2", "fill_percent=20")
 	ctx, cancel := context.WithTimeout(context.Background(), 25*time.Minute)
 	defer cancel()
-
-	var wg sync.WaitGroup
+	start := time.Now()
+	outcomes := runJob(t, ctx, testJob(t, s, p, t.TempDir()))
+	t.Logf("%d variants built and ran in %s", len(p.Variants), time.Since(start).Round(time.Second))
 	for _, v := range p.Variants {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer vmSlot()()
-			t.Run(v.Name, func(t *testing.T) {
-				start := time.Now()
-				_, err := imagegen.Build(ctx, p, v, imagegen.Options{OutDir: out, SpecDir: s.Dir, Epoch: 315532800,
-					Log: log, Runner: bin, CacheDir: testbin.CacheDir(), Jobs: 1})
-				if err != nil {
-					t.Fatal(err)
-				}
-				o, err := RunQEMU(ctx, Variant{Name: v.Name, Dir: filepath.Join(out, v.Name), Runner: bin, Bootargs: v.Bootargs},
-					QEMU{Accel: "auto", Disk: "virtio", MemoryMiB: 512, CPUs: 1, KernelCache: filepath.Join(testbin.CacheDir(), "kernels")},
-					Options{Log: log})
-				if err != nil {
-					t.Fatalf("%v (console: %s)", err, tail(o))
-				}
-				checkQuickstart(t, o)
-				checkCharts(t, v.Tests, o.Results)
-				t.Logf("%s: built and ran in %s", v.Name, time.Since(start).Round(time.Second))
-			})
-		}()
+		t.Run(v.Name, func(t *testing.T) {
+			o := outcomes[v.Name]
+			if o == nil {
+				t.Skip("did not complete (above)")
+			}
+			checkQuickstart(t, o)
+			checkCharts(t, v.Tests, o.Results)
+		})
 	}
-	wg.Wait()
 }
 
 func tail(o *Outcome) string {

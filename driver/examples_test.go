@@ -2,22 +2,15 @@ package driver
 
 import (
 	"context"
-	"io"
-	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/sirupsen/logrus"
-
-	"github.com/fsbench/fsbench/imagegen"
-	"github.com/fsbench/fsbench/internal/testbin"
 	"github.com/fsbench/fsbench/plan"
 	"github.com/fsbench/fsbench/report"
-	"github.com/fsbench/fsbench/spec"
 	"github.com/fsbench/fsbench/wire/resultframe"
 )
 
@@ -45,56 +38,31 @@ func TestExampleReportsInQEMU(t *testing.T) {
 		t.Skip("boots VMs")
 	}
 	t.Parallel()
-	bin := testbin.Runner(t, "")
-	log := logrus.New()
-	log.Out = io.Discard
-	if testing.Verbose() {
-		log.Out = os.Stderr
-		log.Level = logrus.InfoLevel
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 25*time.Minute)
-	defer cancel()
-	var wg sync.WaitGroup
 	for _, run := range shortRuns {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer vmSlot()()
-			t.Run(run.example, func(t *testing.T) {
-				s, p, diags := plan.Load(filepath.Join("..", "examples", run.example+".fsb.hcl"), spec.Options{Vars: run.vars}, true)
-				if diags.HasErrors() {
-					t.Fatal(diags)
+		t.Run(run.example, func(t *testing.T) {
+			t.Parallel()
+			ctx, cancel := context.WithTimeout(context.Background(), 25*time.Minute)
+			defer cancel()
+			s, p := loadSpec(t, filepath.Join("..", "examples", run.example+".fsb.hcl"), run.vars...)
+			i := slices.IndexFunc(p.Variants, func(v plan.Variant) bool { return v.Name == run.variant })
+			if i < 0 {
+				t.Fatalf("no variant %s", run.variant)
+			}
+			v := p.Variants[i]
+			job := testJob(t, s, p, t.TempDir())
+			job.Variants = []plan.Variant{v}
+			o := runJob(t, ctx, job)[v.Name]
+			if o == nil {
+				return
+			}
+			for _, r := range o.Summary.Results {
+				if r.Status != resultframe.StatusOK {
+					t.Errorf("%s %s/%s #%d: %s %s", r.Recipe, r.Name, r.Case, r.Iteration, r.Status, r.Error)
 				}
-				var v *plan.Variant
-				for i := range p.Variants {
-					if p.Variants[i].Name == run.variant {
-						v = &p.Variants[i]
-					}
-				}
-				if v == nil {
-					t.Fatalf("no variant %s", run.variant)
-				}
-				out := t.TempDir()
-				if _, err := imagegen.Build(ctx, p, *v, imagegen.Options{OutDir: out, SpecDir: s.Dir, Epoch: 315532800,
-					Log: log, Runner: bin, CacheDir: testbin.CacheDir(), Jobs: 1}); err != nil {
-					t.Fatal(err)
-				}
-				o, err := RunQEMU(ctx, Variant{Name: v.Name, Dir: filepath.Join(out, v.Name), Runner: bin, Bootargs: v.Bootargs},
-					QEMU{Accel: "auto", Disk: "virtio", MemoryMiB: 512, CPUs: 1, KernelCache: filepath.Join(testbin.CacheDir(), "kernels")},
-					Options{Log: log})
-				if err != nil {
-					t.Fatalf("%v (console: %s)", err, tail(o))
-				}
-				for _, r := range o.Summary.Results {
-					if r.Status != resultframe.StatusOK {
-						t.Errorf("%s %s/%s #%d: %s %s", r.Recipe, r.Name, r.Case, r.Iteration, r.Status, r.Error)
-					}
-				}
-				checkCharts(t, v.Tests, o.Results)
-			})
-		}()
+			}
+			checkCharts(t, v.Tests, o.Results)
+		})
 	}
-	wg.Wait()
 }
 
 // checkCharts builds the report of a results file and wants a chart for

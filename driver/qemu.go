@@ -11,17 +11,14 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sync"
 	"time"
 
 	"github.com/sirupsen/logrus"
 
 	"github.com/fsbench/fsbench/driver/console"
 	"github.com/fsbench/fsbench/driver/qemu"
-	"github.com/fsbench/fsbench/driver/qemu/initramfs"
 	"github.com/fsbench/fsbench/driver/qemu/kernel"
 	"github.com/fsbench/fsbench/imagegen"
-	"github.com/fsbench/fsbench/internal/atomicfile"
 	"github.com/fsbench/fsbench/wire/arch"
 	"github.com/fsbench/fsbench/wire/resultframe"
 	"github.com/fsbench/fsbench/wire/runplan"
@@ -80,29 +77,24 @@ func RunQEMU(ctx context.Context, v Variant, q QEMU, opt Options) (*Outcome, err
 		return nil, err
 	}
 	a := p.Board.Arch
-	k, err := fetchKernel(ctx, log, q.KernelCache, a, q.Kernel)
-	if err != nil {
-		return nil, err
-	}
 	disk := filepath.Join(runDir, m.Images[0].File)
-	log.Infof("copying %s", m.Images[0].File)
-	if err := copySparse(filepath.Join(v.Dir, m.Images[0].File), disk); err != nil {
-		return nil, err
-	}
-	args := append(append([]string(nil), v.Bootargs...), "fsbench.finally=poweroff", "panic=-1")
 	mach := qemu.Machine{
-		Arch: a, Kernel: qemu.BootKernel(ctx, k, filepath.Join(q.KernelCache, "uncompressed"), log),
-		Append:    args,
+		Arch:      a,
+		Append:    append(append([]string(nil), v.Bootargs...), "fsbench.finally=poweroff", "panic=-1"),
 		Disks:     []qemu.Disk{{Path: disk, Format: "raw", Interface: q.Disk}},
 		MemoryMiB: q.MemoryMiB, CPUs: q.CPUs, Accel: q.Accel, Watchdog: needsWatchdog(p),
 	}
-	mach.Initrd = filepath.Join(runDir, "initramfs.cpio.gz")
-	mods := append(mach.Modules(fsTypes(p)...), testModules(p)...)
-	if err := atomicfile.WriteFunc(mach.Initrd, 0o644, func(w io.Writer) error {
-		_, err := initramfs.Build(w, initramfs.Boot{Kernel: k, Modules: mods, Init: v.Runner})
-		return err
-	}); err != nil {
-		return nil, err // initramfs's errors say where they come from
+	boot, err := qemu.PrepareDirectBoot(ctx, log, qemu.BootSetup{Arch: a, Kernel: q.Kernel, Cache: q.KernelCache,
+		Init: v.Runner, Modules: append(mach.Modules(fsTypes(p)...), testModules(p)...),
+		Initrd: filepath.Join(runDir, "initramfs.cpio.gz")})
+	if err != nil {
+		return nil, err
+	}
+	k := boot.Kernel
+	mach.Kernel, mach.Initrd = boot.Image, boot.Initrd
+	log.Infof("copying %s", m.Images[0].File)
+	if err := copySparse(filepath.Join(v.Dir, m.Images[0].File), disk); err != nil {
+		return nil, err
 	}
 	timeout := opt.Timeout
 	if timeout == 0 {
@@ -121,10 +113,11 @@ func RunQEMU(ctx context.Context, v Variant, q QEMU, opt Options) (*Outcome, err
 	defer sw.Close()
 	out := &Outcome{Variant: v.Name, Results: filepath.Join(runDir, "results.jsonl"),
 		Console: filepath.Join(runDir, "console.log"), Kernel: k.Version.String(), Accel: vm.Accel()}
-	sum, err := followPlan(ctx, sw, out, p, map[string]string{
+	f := follow{variant: v.Name, plan: p, out: out, opt: opt, log: log, attrs: map[string]string{
 		"target": "qemu", "machine": machineName(a, q.Disk), "accel": vm.Accel(),
 		"kernel_package": k.Version.String(), "disk": q.Disk,
-	}, opt, v.Name, log, silenceFor(p), false)
+	}}
+	sum, err := f.run(ctx, sw)
 	out.Summary = sum
 	if err != nil {
 		return out, err
@@ -138,10 +131,25 @@ func RunQEMU(ctx context.Context, v Variant, q QEMU, opt Options) (*Outcome, err
 	return out, nil
 }
 
-// followPlan reads the console into the run directory's files until the
-// plan is complete.
-func followPlan(ctx context.Context, src io.Reader, out *Outcome, p *runplan.Plan, attrs map[string]string,
-	opt Options, variant string, log logrus.FieldLogger, silence time.Duration, stopWhenComplete bool) (*console.Summary, error) {
+// follow is how a variant's console is followed through its plan.
+type follow struct {
+	variant string
+	plan    *runplan.Plan
+	// out names the run directory's files: the results, the console log.
+	out *Outcome
+	// attrs describe the target in every result.
+	attrs map[string]string
+	opt   Options
+	log   logrus.FieldLogger
+	// stopWhenComplete ends at the runner's closing result, as a board
+	// stays on; QEMU powers off, which ends the console.
+	stopWhenComplete bool
+}
+
+// run reads the console into the run directory's files until the plan
+// is complete.
+func (f follow) run(ctx context.Context, src io.Reader) (*console.Summary, error) {
+	out, p, log, opt, variant := f.out, f.plan, f.log, f.opt, f.variant
 	store, err := console.OpenStore(out.Results)
 	if err != nil {
 		return nil, err
@@ -157,7 +165,7 @@ func followPlan(ctx context.Context, src io.Reader, out *Outcome, p *runplan.Pla
 		return nil, err
 	}
 	defer raw.Close()
-	copts := console.Options{Log: logf, Raw: raw, Store: store, Attrs: attrs, Silence: silence, StopWhenComplete: stopWhenComplete,
+	copts := console.Options{Log: logf, Raw: raw, Store: store, Attrs: f.attrs, Silence: silenceFor(p), StopWhenComplete: f.stopWhenComplete,
 		OnBoot: func(b console.Boot) {
 			if d, ok := b.Interval(); ok {
 				log.Infof("boot %d: root mount to prompt %.3f s", b.N, d.Seconds())
@@ -187,33 +195,6 @@ func followPlan(ctx context.Context, src io.Reader, out *Outcome, p *runplan.Pla
 		return sum, fmt.Errorf("results %v never arrived intact (see %s)", miss, out.Console)
 	}
 	return sum, nil
-}
-
-// kernels holds the kernels fetched, by architecture and request.
-var kernels sync.Map // kernelKey -> *kernel.Kernel
-
-type kernelKey struct {
-	arch arch.Arch
-	req  kernel.Request
-}
-
-// fetchKernel resolves and fetches the Debian kernel req names once per
-// process and architecture.
-func fetchKernel(ctx context.Context, log logrus.FieldLogger, cache string, a arch.Arch, req kernel.Request) (*kernel.Kernel, error) {
-	key := kernelKey{a, req}
-	if k, ok := kernels.Load(key); ok {
-		return k.(*kernel.Kernel), nil
-	}
-	v, err := kernel.ResolveRequest(ctx, log, cache, a, req)
-	if err != nil {
-		return nil, err
-	}
-	k, err := kernel.Fetch(ctx, log, cache, v)
-	if err != nil {
-		return nil, err
-	}
-	kernels.Store(key, k)
-	return k, nil
 }
 
 // prepare reads a built variant and makes its empty run directory.

@@ -2,21 +2,13 @@ package driver
 
 import (
 	"context"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/sirupsen/logrus"
-
-	"github.com/fsbench/fsbench/imagegen"
-	"github.com/fsbench/fsbench/internal/testbin"
-	"github.com/fsbench/fsbench/plan"
-	"github.com/fsbench/fsbench/spec"
 	"github.com/fsbench/fsbench/wire/resultframe"
 )
 
@@ -107,43 +99,20 @@ func TestReliabilityInQEMU(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "reliability.fsb.hcl")
 	os.WriteFile(path, []byte(reliabilitySpec), 0o644)
-	s, p, diags := plan.Load(path, spec.Options{}, true)
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	bin := testbin.Runner(t, "")
-	log := logrus.New()
-	log.Out = io.Discard
-	if testing.Verbose() {
-		log.Out = os.Stderr
-		log.Level = logrus.InfoLevel
-	}
+	s, p := loadSpec(t, path)
 	ctx, cancel := context.WithTimeout(context.Background(), 25*time.Minute)
 	defer cancel()
-	out := filepath.Join(dir, "out")
-	var wg sync.WaitGroup
+	outcomes := runJob(t, ctx, testJob(t, s, p, filepath.Join(dir, "out")))
 	for _, v := range p.Variants {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer vmSlot()()
-			t.Run(v.Name, func(t *testing.T) {
-				if _, err := imagegen.Build(ctx, p, v, imagegen.Options{OutDir: out, SpecDir: s.Dir, Epoch: 315532800,
-					Log: log, Runner: bin, CacheDir: testbin.CacheDir(), Jobs: 1}); err != nil {
-					t.Fatal(err)
-				}
-				o, err := RunQEMU(ctx, Variant{Name: v.Name, Dir: filepath.Join(out, v.Name), Runner: bin, Bootargs: v.Bootargs},
-					QEMU{Accel: "auto", Disk: "virtio", MemoryMiB: 512, CPUs: 1, KernelCache: filepath.Join(testbin.CacheDir(), "kernels")},
-					Options{Log: log})
-				if err != nil {
-					t.Fatalf("%v (console: %s)", err, tail(o))
-				}
-				checkReliability(t, o)
-				checkCharts(t, v.Tests, o.Results)
-			})
-		}()
+		t.Run(v.Name, func(t *testing.T) {
+			o := outcomes[v.Name]
+			if o == nil {
+				t.Skip("did not complete (above)")
+			}
+			checkReliability(t, o)
+			checkCharts(t, v.Tests, o.Results)
+		})
 	}
-	wg.Wait()
 }
 
 func checkReliability(t *testing.T, o *Outcome) {

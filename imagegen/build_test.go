@@ -44,7 +44,7 @@ func writeSpec(t *testing.T, src string) string {
 
 func build(t *testing.T, specPath string, epoch int64) (*plan.Plan, *Manifest, string) {
 	t.Helper()
-	s, p, diags := plan.Load(specPath, spec.Options{}, true)
+	s, p, diags := plan.LoadSealed(specPath, spec.Options{})
 	if diags.HasErrors() {
 		t.Fatalf("spec: %s", diags.Error())
 	}
@@ -256,7 +256,7 @@ func TestInterruptedBuildLeavesNothing(t *testing.T) {
   }
 }
 `)
-	s, p, _ := plan.Load(path, spec.Options{}, false)
+	s, p, _ := plan.Load(path, spec.Options{})
 	for _, at := range []string{"building", "assembling"} {
 		t.Run(at, func(t *testing.T) {
 			out := t.TempDir()

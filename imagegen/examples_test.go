@@ -54,7 +54,7 @@ func TestExamplesAreReproducible(t *testing.T) {
 	var control func(t *testing.T)
 	for _, path := range specs {
 		name := strings.TrimSuffix(filepath.Base(path), ".fsb.hcl")
-		s, p, diags := plan.Load(path, spec.Options{}, true)
+		s, p, diags := plan.LoadSealed(path, spec.Options{})
 		if diags.HasErrors() {
 			t.Fatalf("%s: %s", path, diags.Error())
 		}

@@ -95,7 +95,7 @@ func TestInPlaceMatchesStaged(t *testing.T) {
 // digest; log, when given, receives the debug log.
 func buildInPlace(t *testing.T, path string, alwaysStage bool, log *bytes.Buffer) string {
 	t.Helper()
-	s, p, diags := plan.Load(path, spec.Options{}, true)
+	s, p, diags := plan.LoadSealed(path, spec.Options{})
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}

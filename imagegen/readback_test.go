@@ -445,7 +445,7 @@ func TestBuildRefusesLosses(t *testing.T) {
 			src := filepath.Join(filepath.Dir(path), "src")
 			os.MkdirAll(src, 0o755)
 			c.make(t, src)
-			s, p, diags := plan.Load(path, spec.Options{}, true)
+			s, p, diags := plan.LoadSealed(path, spec.Options{})
 			if diags.HasErrors() {
 				t.Fatal(diags.Error())
 			}

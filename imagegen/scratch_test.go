@@ -40,7 +40,7 @@ func TestScratchMatchesDisk(t *testing.T) {
 	needFS(t, "vfat", "ext4", "f2fs", "squashfs")
 	shm := tmpfsDir(t)
 	path := writeSpec(t, reproducible)
-	s, p, diags := plan.Load(path, spec.Options{}, true)
+	s, p, diags := plan.LoadSealed(path, spec.Options{})
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}

@@ -28,7 +28,7 @@ func loadPlan(t *testing.T, src string) *plan.Plan {
 	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, p, diags := plan.Load(path, spec.Options{}, false)
+	_, p, diags := plan.Load(path, spec.Options{})
 	if diags.HasErrors() {
 		t.Fatalf("spec: %s", diags.Error())
 	}

@@ -52,7 +52,7 @@ func TestBusyboxCarriesTheTestsTools(t *testing.T) {
 	for _, tool := range []string{"apt-get", "fakeroot", "debugfs"} {
 		needTool(t, tool)
 	}
-	s, p, diags := plan.Load(writeSpec(t, busyboxWithChecks), spec.Options{}, true)
+	s, p, diags := plan.LoadSealed(writeSpec(t, busyboxWithChecks), spec.Options{})
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}
@@ -144,7 +144,7 @@ test "power_loss" "d" { on = partition.d }
 test "dm_flakey" "a" { on = partition.a }
 test "sqlite_tps" "a" { on = partition.a }
 `
-	_, p, diags := plan.Load(writeSpec(t, src), spec.Options{}, false)
+	_, p, diags := plan.Load(writeSpec(t, src), spec.Options{})
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -14,10 +13,7 @@ import (
 
 	"github.com/fsbench/fsbench/capture"
 	"github.com/fsbench/fsbench/driver/qemu"
-	"github.com/fsbench/fsbench/driver/qemu/initramfs"
-	"github.com/fsbench/fsbench/driver/qemu/kernel"
 	"github.com/fsbench/fsbench/imagegen/payload"
-	"github.com/fsbench/fsbench/internal/atomicfile"
 	"github.com/fsbench/fsbench/target/populate"
 	"github.com/fsbench/fsbench/wire/arch"
 )
@@ -44,16 +40,13 @@ func (b *builder) vmPopulate(ctx context.Context, fstype, img string, t *tree, w
 			return err
 		}
 	}
-	h, err := b.helperBoot(ctx, fstype, work)
+	m, err := b.helperMachine(ctx, fstype, work)
 	if err != nil {
 		return err
 	}
-	m := qemu.Machine{
-		Arch: h.arch, Kernel: h.kernel, Initrd: h.initrd, NoReboot: true, Accel: "auto",
-		Append: []string{"panic=-1", populate.OptSource + "=/dev/vdb", populate.OptTarget + "=/dev/vda",
-			populate.OptFSType + "=" + fstype},
-		Disks: []qemu.Disk{{Path: img, Interface: qemu.Virtio}, {Path: archive, Interface: qemu.Virtio}},
-	}
+	m.Append = []string{"panic=-1", populate.OptSource + "=/dev/vdb", populate.OptTarget + "=/dev/vda",
+		populate.OptFSType + "=" + fstype}
+	m.Disks = []qemu.Disk{{Path: img, Interface: qemu.Virtio}, {Path: archive, Interface: qemu.Virtio}}
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancel()
 	b.log.Infof("populating %s in a QEMU helper boot", fstype)
@@ -86,19 +79,14 @@ func (b *builder) vmPopulate(ctx context.Context, fstype, img string, t *tree, w
 
 var populateMarkers = regexp.MustCompile(populate.OKMarker + "|" + populate.FailMarker)
 
-// helper is what a helper boot needs.
-type helper struct {
-	arch           arch.Arch
-	kernel, initrd string
-}
-
-// helperBoot prepares the kernel and initramfs of a helper boot for
-// fstype in work: Debian's current kernel for the host's architecture, and
-// the host-architecture runner as /init.
-func (b *builder) helperBoot(ctx context.Context, fstype, work string) (*helper, error) {
+// helperMachine prepares the machine of a helper boot for fstype in
+// work, without its disks and command line: Debian's current kernel for
+// the host's architecture, with the host-architecture runner as /init of
+// an initramfs that loads the modules of virtio disks and of fstype.
+func (b *builder) helperMachine(ctx context.Context, fstype, work string) (qemu.Machine, error) {
 	host, ok := arch.Host()
 	if !ok || (host != arch.X86_64 && host != arch.ARM64) {
-		return nil, fmt.Errorf("helper boots need an x86_64 or arm64 host, not %s", runtime.GOARCH)
+		return qemu.Machine{}, fmt.Errorf("helper boots need an x86_64 or arm64 host, not %s", runtime.GOARCH)
 	}
 	explicit := b.opts.HelperRunner
 	if explicit == "" && b.arch == host {
@@ -106,27 +94,16 @@ func (b *builder) helperBoot(ctx context.Context, fstype, work string) (*helper,
 	}
 	init, err := payload.FindRunner(explicit, host)
 	if err != nil {
-		return nil, fmt.Errorf("helper boot: %w", err)
+		return qemu.Machine{}, fmt.Errorf("helper boot: %w", err)
 	}
-	cache := filepath.Join(b.opts.cacheDir(), "kernels")
-	v, err := kernel.Resolve(ctx, b.log, b.opts.cacheDir(), host)
+	m := qemu.Machine{Arch: host, Disks: []qemu.Disk{{Interface: qemu.Virtio}}, NoReboot: true, Accel: "auto"}
+	boot, err := qemu.PrepareDirectBoot(ctx, b.log, qemu.BootSetup{Arch: host, Cache: filepath.Join(b.opts.cacheDir(), "kernels"),
+		Init: init, Modules: m.Modules(fstype), Initrd: filepath.Join(work, "helper-initramfs.cpio.gz")})
 	if err != nil {
-		return nil, err
+		return qemu.Machine{}, fmt.Errorf("helper boot: %w", err)
 	}
-	k, err := kernel.Fetch(ctx, b.log, cache, v)
-	if err != nil {
-		return nil, err
-	}
-	m := qemu.Machine{Arch: host, Disks: []qemu.Disk{{Interface: qemu.Virtio}}}
-	initrd := filepath.Join(work, "helper-initramfs.cpio.gz")
-	err = atomicfile.WriteFunc(initrd, 0o644, func(w io.Writer) error {
-		_, err := initramfs.Build(w, initramfs.Boot{Kernel: k, Modules: m.Modules(fstype), Init: init})
-		return err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("helper initramfs: %w", err)
-	}
-	return &helper{arch: host, kernel: qemu.BootKernel(ctx, k, filepath.Join(cache, "uncompressed"), b.log), initrd: initrd}, nil
+	m.Kernel, m.Initrd = boot.Image, boot.Initrd
+	return m, nil
 }
 
 func lastLines(s string, n int) string {

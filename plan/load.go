@@ -8,10 +8,21 @@ import (
 )
 
 // Load reads the spec at path and resolves its plan, the way `validate`
-// and `plan` do; with seal, it also digests the inputs (Plan.Seal). Resolution runs only on a spec that decoded cleanly, so
-// that one mistake is not reported again through its consequences. The
-// diagnostics of both phases come back sorted together.
-func Load(path string, opts spec.Options, seal bool) (*spec.Spec, *Plan, hcl.Diagnostics) {
+// does. Resolution runs only on a spec that decoded cleanly, so that one
+// mistake is not reported again through its consequences. The diagnostics
+// of both phases come back sorted together.
+func Load(path string, opts spec.Options) (*spec.Spec, *Plan, hcl.Diagnostics) {
+	return load(path, opts, false)
+}
+
+// LoadSealed is Load, then Plan.Seal on a plan without errors: the inputs
+// are digested into the plan's fingerprint, as `plan`, `build` and `run`
+// need it.
+func LoadSealed(path string, opts spec.Options) (*spec.Spec, *Plan, hcl.Diagnostics) {
+	return load(path, opts, true)
+}
+
+func load(path string, opts spec.Options, seal bool) (*spec.Spec, *Plan, hcl.Diagnostics) {
 	s, diags := spec.Load(path, opts)
 	if diags.HasErrors() {
 		return s, nil, diags

@@ -18,7 +18,7 @@ func resolve(t *testing.T, src string) *Plan {
 	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, p, diags := Load(path, spec.Options{}, true)
+	_, p, diags := LoadSealed(path, spec.Options{})
 	if diags.HasErrors() {
 		t.Fatalf("diagnostics: %s", diags.Error())
 	}

@@ -56,7 +56,7 @@ func check(path string) (*spec.Spec, hcl.Diagnostics) {
 			}
 		}
 	}
-	s, _, diags := plan.Load(path, opts, false)
+	s, _, diags := plan.Load(path, opts)
 	return s, diags
 }
 

@@ -16,7 +16,7 @@ import (
 
 func quickstart(t *testing.T) (*plan.Plan, *plan.Variant) {
 	t.Helper()
-	_, p, diags := plan.Load("../../examples/quickstart.fsb.hcl", spec.Options{}, true)
+	_, p, diags := plan.LoadSealed("../../examples/quickstart.fsb.hcl", spec.Options{})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}

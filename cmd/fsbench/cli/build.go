@@ -50,7 +50,7 @@ func runBuild(env *Env, args []string) int {
 		fmt.Fprintf(env.Stderr, "fsbench build: %s\n", err)
 		return ExitUsage
 	}
-	s, p, diags := plan.Load(path, sf.options(env), true)
+	s, p, diags := plan.LoadSealed(path, sf.options(env))
 	writeDiags(env, s, diags)
 	if diags.HasErrors() {
 		return ExitInvalid
@@ -95,7 +95,7 @@ func runBootargs(env *Env, args []string) int {
 	if code != ExitOK {
 		return code
 	}
-	s, p, diags := plan.Load(path, sf.options(env), false)
+	s, p, diags := plan.Load(path, sf.options(env))
 	writeDiags(env, s, diags)
 	if diags.HasErrors() {
 		return ExitInvalid

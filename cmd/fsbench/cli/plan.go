@@ -28,7 +28,7 @@ func runPlan(env *Env, args []string) int {
 	if code != ExitOK {
 		return code
 	}
-	s, p, diags := plan.Load(path, sf.options(env), true)
+	s, p, diags := plan.LoadSealed(path, sf.options(env))
 	if diags.HasErrors() {
 		writeDiags(env, s, diags)
 		return ExitInvalid

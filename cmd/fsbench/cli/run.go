@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -82,7 +81,7 @@ func runRun(env *Env, args []string) int {
 		fmt.Fprintf(env.Stderr, "fsbench run: %s\n", err)
 		return ExitUsage
 	}
-	s, p, diags := plan.Load(path, sf.options(env), true)
+	s, p, diags := plan.LoadSealed(path, sf.options(env))
 	writeDiags(env, s, diags)
 	if diags.HasErrors() {
 		return ExitInvalid
@@ -94,70 +93,40 @@ func runRun(env *Env, args []string) int {
 	if *jobs <= 0 {
 		*jobs = max(1, runtime.NumCPU()/2)
 	}
-	board := driver.Board{Port: *port, Baud: *baud, RTSCTS: *rtscts, Flash: strings.Fields(*flash), PowerCycle: strings.Fields(*powerCycle)}
-	if *target == "board" {
-		// One board runs one image at a time.
-		*jobs = 1
-		if len(variants) > 1 && len(board.Flash) == 0 {
-			fmt.Fprintf(env.Stderr, "fsbench run: %d variants need -flash to put each image on the board in turn (or pick one with -variant)\n", len(variants))
-			return ExitUsage
-		}
-	}
 	cache := lookupEnv(env.Environ, "FSBENCH_CACHE")
 	if cache == "" {
 		cache = imagegen.DefaultCacheDir()
+	}
+	var mu sync.Mutex
+	job := driver.Job{Plan: p, SpecDir: s.Dir, Variants: variants, OutDir: *out, Epoch: epoch,
+		Runner: *runner, CacheDir: cache, Parallel: *jobs, Log: env.Log, Timeout: *timeout,
+		QEMU: driver.QEMU{Accel: *accel, Disk: *disk, MemoryMiB: *memory, CPUs: 1, Kernel: kreq},
+		OnResult: func(variant string, r resultframe.Result) {
+			if r.Status != resultframe.StatusOK {
+				mu.Lock()
+				fmt.Fprintf(env.Stderr, "fsbench run: %s: %s %s/%s #%d %s: %s\n", variant, r.Recipe, r.Name, r.Case, r.Iteration, r.Status, r.Error)
+				mu.Unlock()
+			}
+		}}
+	if *target == "board" {
+		job.Board = &driver.Board{Port: *port, Baud: *baud, RTSCTS: *rtscts, Flash: strings.Fields(*flash), PowerCycle: strings.Fields(*powerCycle)}
+		if len(variants) > 1 && len(job.Board.Flash) == 0 {
+			fmt.Fprintf(env.Stderr, "fsbench run: %d variants need -flash to put each image on the board in turn (or pick one with -variant)\n", len(variants))
+			return ExitUsage
+		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
 	start := time.Now()
-	var (
-		mu       sync.Mutex
-		outcomes = make([]*driver.Outcome, len(variants))
-		failed   = make([]error, len(variants))
-		wg       sync.WaitGroup
-		sem      = make(chan struct{}, *jobs)
-	)
-	q := driver.QEMU{Accel: *accel, Disk: *disk, MemoryMiB: *memory, CPUs: 1, KernelCache: filepath.Join(cache, "kernels"), Kernel: kreq}
-	for i, v := range variants {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			bin, err := payload.FindRunner(*runner, v.Board.Arch)
-			if err == nil {
-				_, err = imagegen.Build(ctx, p, v, imagegen.Options{OutDir: *out, SpecDir: s.Dir, Epoch: epoch, Log: env.Log,
-					Runner: bin, CacheDir: cache})
-			}
-			dv := driver.Variant{Name: v.Name, Dir: filepath.Join(*out, v.Name), Runner: bin, Bootargs: v.Bootargs}
-			dopt := driver.Options{Log: env.Log, Timeout: *timeout, OnResult: func(variant string, r resultframe.Result) {
-				if r.Status != resultframe.StatusOK {
-					mu.Lock()
-					fmt.Fprintf(env.Stderr, "fsbench run: %s: %s %s/%s #%d %s: %s\n", variant, r.Recipe, r.Name, r.Case, r.Iteration, r.Status, r.Error)
-					mu.Unlock()
-				}
-			}}
-			switch {
-			case err != nil:
-			case *target == "board":
-				outcomes[i], err = driver.RunBoard(ctx, dv, board, dopt)
-			default:
-				outcomes[i], err = driver.RunQEMU(ctx, dv, q, dopt)
-			}
-			failed[i] = err
-		}()
-	}
-	wg.Wait()
-
 	var results []variantResults
 	code = ExitOK
-	for i, v := range variants {
-		if o := outcomes[i]; o != nil && o.Summary != nil {
-			results = append(results, variantResults{name: v.Name, results: o.Summary.Results})
+	for _, run := range driver.Run(ctx, job) {
+		if o := run.Outcome; o != nil && o.Summary != nil {
+			results = append(results, variantResults{name: run.Variant, results: o.Summary.Results})
 		}
-		if failed[i] != nil {
-			fmt.Fprintf(env.Stderr, "fsbench run: variant %s: %s\n", v.Name, failed[i])
+		if run.Err != nil {
+			fmt.Fprintf(env.Stderr, "fsbench run: variant %s: %s\n", run.Variant, run.Err)
 			code = ExitBuild
 			if ctx.Err() != nil {
 				code = ExitInterrupted

@@ -23,7 +23,7 @@ func runValidate(env *Env, args []string) int {
 	if code != ExitOK {
 		return code
 	}
-	s, p, diags := plan.Load(path, sf.options(env), false)
+	s, p, diags := plan.Load(path, sf.options(env))
 	if *asJSON {
 		if err := diag.WriteJSON(env.Stdout, diags); err != nil {
 			return ExitIO
