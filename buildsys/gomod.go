@@ -2,16 +2,15 @@ package buildsys
 
 import (
 	"bufio"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
 	"unicode"
+
+	"github.com/fsbench/fsbench/internal/digest"
 )
 
 // GoModule is one module version of go.sum. Zip says whether go.sum holds
@@ -110,26 +109,13 @@ func GomodURIs(mods []GoModule, modcache string) ([]GomodURI, error) {
 		if m.Zip {
 			ext = ".zip"
 		}
-		sum, err := fileSHA256(CacheFile(modcache, m.Path, m.Version, ext))
+		sum, err := digest.File(CacheFile(modcache, m.Path, m.Version, ext))
 		if err != nil {
 			return nil, fmt.Errorf("%s@%s: %w (go mod download %s@%s fetches it)", m.Path, m.Version, err, m.Path, m.Version)
 		}
 		out = append(out, GomodURI{Path: m.Path, Version: m.Version, Mod: !m.Zip, SHA256: sum})
 	}
 	return out, nil
-}
-
-func fileSHA256(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // gomodIncHeader opens the generated .inc of meta-fsbench.

@@ -17,6 +17,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/fsbench/fsbench/internal/digest"
 )
 
 var update = flag.Bool("update", false, "rewrite the generated kernel fragments of meta-fsbench and buildroot-pkg")
@@ -203,7 +205,7 @@ func TestGomodIncMatchesGoSum(t *testing.T) {
 		if u.Mod {
 			ext = ".mod"
 		}
-		sum, err := fileSHA256(CacheFile(cache, u.Path, u.Version, ext))
+		sum, err := digest.File(CacheFile(cache, u.Path, u.Version, ext))
 		if os.IsNotExist(err) {
 			continue // not downloaded here; do_fetch checks it
 		}

@@ -2,6 +2,8 @@ package filesystems
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -209,7 +211,7 @@ func (b *build) checkJournal() {
 }
 
 func (b *build) checkTuning() {
-	keys := sortedKeys(b.s.Tuning)
+	keys := slices.Sorted(maps.Keys(b.s.Tuning))
 	var names []string
 	for _, f := range b.t.Tuning {
 		names = append(names, f.Name)

@@ -2,7 +2,6 @@ package filesystems
 
 import (
 	"fmt"
-	"sort"
 
 	"github.com/zclconf/go-cty/cty"
 
@@ -74,13 +73,4 @@ func didYouMean(got string, candidates []string) string {
 		return fmt.Sprintf(" Did you mean %q?", best)
 	}
 	return ""
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

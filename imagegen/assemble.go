@@ -12,6 +12,7 @@ import (
 
 	"github.com/fsbench/fsbench/imagegen/bmap"
 	"github.com/fsbench/fsbench/internal/atomicfile"
+	"github.com/fsbench/fsbench/internal/digest"
 	"github.com/fsbench/fsbench/plan"
 )
 
@@ -139,12 +140,10 @@ func copyFileAt(dst *os.File, off int64, path string, limit int64) error {
 	return copySparse(dst, off, src)
 }
 
+// fileSHA256 digests the whole of f, holes included, whatever its offset.
 func fileSHA256(f *os.File) (string, error) {
-	h := sha256.New()
-	if _, err := io.Copy(h, io.NewSectionReader(f, 0, 1<<62)); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	sum, _, err := digest.Reader(io.NewSectionReader(f, 0, 1<<62))
+	return sum, err
 }
 
 // bmapFile writes IMAGE.bmap beside the image, for `bmaptool copy`,

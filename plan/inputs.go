@@ -14,6 +14,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/fsbench/fsbench/internal/digest"
 	"github.com/fsbench/fsbench/spec"
 	"github.com/fsbench/fsbench/spec/diag"
 )
@@ -40,26 +41,26 @@ func collectInputs(s *spec.Spec) ([]Input, hcl.Diagnostics) {
 	}
 	var jobs []*job
 	seen := map[string]bool{}
-	add := func(role, p string, at hcl.Range, digest func(string) (string, error)) {
+	add := func(role, p string, at hcl.Range, sum func(string) (string, error)) {
 		key := role + "\x00" + p
 		if seen[key] || p == "" {
 			return
 		}
 		seen[key] = true
-		jobs = append(jobs, &job{in: Input{Role: role, Path: p}, at: at, digest: digest})
+		jobs = append(jobs, &job{in: Input{Role: role, Path: p}, at: at, digest: sum})
 	}
 	for _, v := range s.Variants {
 		for _, img := range v.Images {
 			for _, r := range img.Raw {
-				add("raw", r.File, r.Of("file"), fileDigest)
+				add("raw", r.File, r.Of("file"), digest.File)
 			}
 			for _, p := range img.Partitions {
-				add("partition-image", p.ImageFile, p.Of("image"), fileDigest)
+				add("partition-image", p.ImageFile, p.Of("image"), digest.File)
 				if ct := p.Contents; ct != nil {
 					add("contents-dir", ct.Dir, ct.Of("dir"), treeDigest)
-					add("contents-tar", ct.Tar, ct.Of("tar"), fileDigest)
+					add("contents-tar", ct.Tar, ct.Of("tar"), digest.File)
 					for _, f := range ct.Files {
-						add("file", f.Source, f.Of("source"), fileDigest)
+						add("file", f.Source, f.Of("source"), digest.File)
 					}
 				}
 			}
@@ -89,19 +90,6 @@ func collectInputs(s *spec.Spec) ([]Input, hcl.Diagnostics) {
 		inputs = append(inputs, j.in)
 	}
 	return inputs, diags
-}
-
-func fileDigest(p string) (string, error) {
-	f, err := os.Open(p)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 func treeDigest(root string) (string, error) {
@@ -153,7 +141,7 @@ func treeDigest(root string) (string, error) {
 		go func() {
 			defer wg.Done()
 			for e := range files {
-				sum, err := fileDigest(e.file)
+				sum, err := digest.File(e.file)
 				if err != nil {
 					select {
 					case errs <- err:

@@ -2,7 +2,6 @@ package recipes
 
 import (
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -133,13 +132,4 @@ func copyParams(p Params) Params {
 		out[k] = copyValue(v)
 	}
 	return out
-}
-
-func sortedKeys(p Params) []string {
-	keys := make([]string, 0, len(p))
-	for k := range p {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -14,6 +14,8 @@ package recipes
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/fsbench/fsbench/internal/suggest"
 	"github.com/fsbench/fsbench/spec/fields"
@@ -185,7 +187,7 @@ func (r *Recipe) WithDefaults(p Params) Params {
 // fields, a value listed twice in a sweep, then the recipe's own Check.
 func (r *Recipe) Validate(p Params) []Problem {
 	var probs []Problem
-	for _, k := range sortedKeys(p) {
+	for _, k := range slices.Sorted(maps.Keys(p)) {
 		if _, ok := r.Field(k); !ok {
 			detail := fmt.Sprintf("The %s recipe has no argument %q.", r.Name, k)
 			if s := r.SuggestField(k); s != "" {

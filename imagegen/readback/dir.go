@@ -2,17 +2,16 @@ package readback
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/fsbench/fsbench/internal/digest"
 )
 
 // ListDir lists the directory tree at root from lstat, as a filesystem
@@ -133,12 +132,11 @@ func hashFile(p string) (string, int64, error) {
 		return "", 0, err
 	}
 	defer f.Close()
-	h := sha256.New()
-	n, err := io.Copy(h, f)
+	sum, n, err := digest.Reader(f)
 	if err != nil {
 		return "", 0, fmt.Errorf("%s: %w", p, err)
 	}
-	return hex.EncodeToString(h.Sum(nil)), n, nil
+	return sum, n, nil
 }
 
 // listXattrs returns the xattrs of p, not following a symlink, as

@@ -4,10 +4,11 @@ import (
 	"archive/tar"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/fsbench/fsbench/internal/debpkg"
@@ -263,12 +264,12 @@ func (b *layerBuilder) addLink(rel, final string) error {
 // of the packages points at its real target instead, and each loader path
 // the programs name leads to the loader.
 func (b *layerBuilder) settle(progs map[string]string) error {
-	for _, p := range sortedKeys(b.entries) {
+	for _, p := range slices.Sorted(maps.Keys(b.entries)) {
 		if e := b.entries[p]; e.typ == tar.TypeSymlink && b.resolveInLayer(p) != e.final {
 			e.link = "/" + e.final
 		}
 	}
-	for _, rel := range sortedKeys(b.interps) {
+	for _, rel := range slices.Sorted(maps.Keys(b.interps)) {
 		final := b.interps[rel]
 		if b.resolveInLayer(rel) == final {
 			continue
@@ -279,12 +280,12 @@ func (b *layerBuilder) settle(progs map[string]string) error {
 		b.entries[rel] = &entry{typ: tar.TypeSymlink, link: "/" + final, final: final}
 	}
 	dirs := parentDirs(b.entries)
-	for _, p := range sortedKeys(b.entries) {
+	for _, p := range slices.Sorted(maps.Keys(b.entries)) {
 		if dirs[p] {
 			return fmt.Errorf("/%s is both a file and a directory of the layer", p)
 		}
 	}
-	for _, name := range sortedKeys(progs) {
+	for _, name := range slices.Sorted(maps.Keys(progs)) {
 		if b.resolveInLayer(strings.TrimPrefix(progs[name], "/")) == "" {
 			return fmt.Errorf("%s at %s does not resolve in the layer", name, progs[name])
 		}
@@ -325,13 +326,4 @@ func (b *layerBuilder) resolveInLayer(rel string) string {
 		return ""
 	}
 	return done
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

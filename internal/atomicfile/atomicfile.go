@@ -54,7 +54,7 @@ func (f *File) Commit() error {
 	if err := f.rename(); err != nil {
 		return err
 	}
-	return syncDir(filepath.Dir(f.final))
+	return SyncDir(filepath.Dir(f.final))
 }
 
 // rename syncs the file unless Sync did, closes it and renames it into
@@ -111,7 +111,7 @@ func CommitAll(files ...*File) error {
 		}
 	}
 	for _, d := range order {
-		if derr := syncDir(d); err == nil {
+		if derr := SyncDir(d); err == nil {
 			err = derr
 		}
 	}
@@ -142,7 +142,9 @@ func WriteFile(path string, data []byte, mode os.FileMode) error {
 	return f.Commit()
 }
 
-func syncDir(dir string) error {
+// SyncDir fsyncs a directory, so that a new entry in it (a renamed file)
+// is durable.
+func SyncDir(dir string) error {
 	d, err := os.Open(dir)
 	if err != nil {
 		return err

@@ -15,6 +15,8 @@ import (
 	"strings"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/fsbench/fsbench/internal/atomicfile"
 )
 
 // The reliability recipes write files whose every byte can be recomputed
@@ -75,7 +77,7 @@ func createSyncLog(path string) (*syncLog, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := syncDir(filepath.Dir(path)); err != nil {
+	if err := atomicfile.SyncDir(filepath.Dir(path)); err != nil {
 		f.Close()
 		return nil, err
 	}
@@ -117,16 +119,6 @@ func readSyncLog(path string) (map[string]int64, error) {
 		out[name] = max(out[name], n)
 	}
 	return out, nil
-}
-
-// syncDir fsyncs a directory, so that a new entry in it is durable.
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
 }
 
 // DataReport is what the data check found.

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/fsbench/fsbench/internal/atomicfile"
 )
 
 // reliabilityWriter writes pattern files into dir for the reliability
@@ -82,7 +84,7 @@ func (w *reliabilityWriter) durable(f *os.File, name string, size int64) error {
 	if err := f.Sync(); err != nil {
 		return fmt.Errorf("fsync %s: %w", name, err)
 	}
-	if err := syncDir(w.dir); err != nil {
+	if err := atomicfile.SyncDir(w.dir); err != nil {
 		return fmt.Errorf("fsync of the directory: %w", err)
 	}
 	return w.log.synced(name, size)
@@ -133,7 +135,7 @@ func (w *reliabilityWriter) appendUntilCut(ctx context.Context) error {
 			return fmt.Errorf("fsync %s: %w", name, err)
 		}
 		if first {
-			if err := syncDir(w.dir); err != nil {
+			if err := atomicfile.SyncDir(w.dir); err != nil {
 				return err
 			}
 		}

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
 	"strings"
 
 	"github.com/sirupsen/logrus"
@@ -145,15 +144,6 @@ func runVersion(env *Env, args []string) int {
 // Run is the entry point of cmd/fsbench.
 func Run() int {
 	return Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Environ())
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // isTerminal reports whether w is a terminal, where progress is welcome.

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -62,7 +64,7 @@ func writePlan(w io.Writer, p *plan.Plan) {
 		fmt.Fprintf(w, "\n== variant %s", v.Name)
 		if len(v.Matrix) > 0 {
 			var parts []string
-			for _, k := range sortedKeys(v.Matrix) {
+			for _, k := range slices.Sorted(maps.Keys(v.Matrix)) {
 				parts = append(parts, k+"="+v.Matrix[k])
 			}
 			fmt.Fprintf(w, " (%s)", strings.Join(parts, ", "))
@@ -185,7 +187,7 @@ func writeTests(w io.Writer, tests []plan.Test) {
 		}
 		fmt.Fprintf(w, "  %s %q%s: %d case%s\n", t.Recipe, t.Name, on, len(t.Cases), plural(len(t.Cases)))
 		var params []string
-		for _, k := range sortedKeys(t.Params) {
+		for _, k := range slices.Sorted(maps.Keys(t.Params)) {
 			params = append(params, k+"="+showParam(t.Recipe, k, t.Params[k]))
 		}
 		writeWrapped(w, "    params: ", params)
