@@ -1,8 +1,17 @@
-// Package driver runs built variants on a target and collects their
-// results: QEMU by default, with a Debian kernel and an initramfs that
-// fsbench writes itself, or a board on a serial port. It boots the image,
-// follows the console through the whole plan, reboots included (package
-// console), and leaves the results and the console log beside the images.
+// Package driver runs a spec's variants on a target and collects their
+// results: it builds each variant (package imagegen), then boots it in
+// QEMU, with a Debian kernel and an initramfs that fsbench writes itself
+// (package qemu), or flashes and powers a board on a serial port, follows
+// the console through the whole plan, reboots and power cuts included
+// (package console), and leaves the results and the console log beside
+// the images. Run is what `fsbench run` does; RunQEMU and RunBoard run one
+// built variant.
+//
+// It is the host side of the target stage: what runs on the board is under
+// target/. It knows no recipe by name; what a variant's tests need of the
+// machine (modules, a watchdog, boot timing, timeouts) comes from its
+// compiled plan. It never runs a shell: the flash and power-cycle
+// commands are argument vectors.
 package driver
 
 import (

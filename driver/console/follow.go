@@ -6,6 +6,12 @@
 // target's description) and appends them to a results store. It ends when
 // the runner reports the plan complete and the console closes, or when the
 // context ends.
+//
+// It sits under driver/, whose runs are its only user; `fsbench capture`
+// reads a console with package capture alone. It knows no recipe: which
+// results get the host's boot time the caller says (Options.BootTimed,
+// from the plan). It must never accept a result from a corrupted frame or
+// store one twice.
 package console
 
 import (

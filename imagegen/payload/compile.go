@@ -3,6 +3,12 @@
 // (package runplan) and a start hook for the image's init system. It also
 // writes the same files as an overlay directory and a tarball, for Yocto and
 // Buildroot builds that assemble the root filesystem themselves.
+//
+// Compile is where the host's recipe catalogue meets the wire: each step
+// gets its recipe's schema, iteration count, timeout and needs, resolved
+// against the partition it runs on. The package never writes outside the
+// directory or archive it is given, and never puts a spec value in the
+// start hook's script.
 package payload
 
 import (

@@ -1,8 +1,9 @@
-// Package userland assembles a minimal root filesystem for specs that have
-// no Buildroot or Yocto rootfs (the quickstart, CI): Debian's
-// busybox-static, fetched for the board's architecture with package
-// debpkg, with an inittab that runs the start scripts and a getty on the
-// board's console, the way a Buildroot busybox system boots. fsbench build
+// Package userland, part of image generation, assembles a minimal root
+// filesystem for specs that have no Buildroot or Yocto rootfs (the
+// quickstart, CI): Debian's busybox-static, fetched for the board's
+// architecture with package debpkg, with an inittab that runs the start
+// scripts and a getty on the board's console, the way a Buildroot busybox
+// system boots. fsbench build
 // stages it as the root partition's contents; the runner's start hook (see
 // package payload) is one of the scripts it runs.
 //

@@ -20,6 +20,7 @@ import (
 
 	"github.com/fsbench/fsbench/filesystems"
 	"github.com/fsbench/fsbench/internal/debpkg"
+	"github.com/fsbench/fsbench/recipes"
 	"github.com/fsbench/fsbench/wire/arch"
 )
 
@@ -353,6 +354,18 @@ func TestSonamePackage(t *testing.T) {
 	} {
 		if got := sonamePackage(so); got != want {
 			t.Errorf("sonamePackage(%s) = %q, want %q", so, got, want)
+		}
+	}
+}
+
+// Every program a recipe runs or prefers on the target has its Debian
+// package here, so that a busybox userland can carry it.
+func TestRecipeProgramsHavePackages(t *testing.T) {
+	for _, r := range recipes.All() {
+		for _, p := range append(append([]string(nil), r.Needs.Programs...), r.Needs.Prefers...) {
+			if _, ok := ToolPackage(p); !ok {
+				t.Errorf("no Debian package for %s, which %s runs", p, r.Name)
+			}
 		}
 	}
 }

@@ -1,6 +1,7 @@
 // Package command runs host tools without a shell and reports their
 // failures with the command line and what they printed on stderr, which is
-// where apt, dpkg and the decompressors explain themselves.
+// where apt, dpkg and the decompressors explain themselves. It must never
+// hand a command line to a shell.
 package command
 
 import (

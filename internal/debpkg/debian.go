@@ -4,7 +4,10 @@
 // `dpkg -x` into a cache entry keyed by package, version and architecture.
 // Nothing is registered in the host's dpkg database and no maintainer
 // script runs. Commands run without a shell, with LC_ALL=C so their
-// messages can be recognised.
+// messages can be recognised. It takes Debian's architecture names
+// (package arch spells them) and must never change the host's apt or dpkg
+// configuration itself: a missing foreign architecture is an error that
+// says how to add it.
 package debpkg
 
 import (

@@ -1,6 +1,7 @@
 // Package suggest finds the name a user most likely meant, for the "did
 // you mean" of error messages. It depends on the standard library and the
 // architecture names of package arch only, so every package can use it.
+// It only proposes: it must never pick a name for the user.
 package suggest
 
 import (

@@ -2,7 +2,9 @@
 // knob) once, so that the spec decoder can check any of them the same way:
 // convert an HCL value, apply its limits, and return a plain Go value that
 // marshals to stable JSON. It knows nothing of HCL syntax or source ranges;
-// the caller turns its errors into located diagnostics.
+// the caller turns its errors into located diagnostics. It belongs to the
+// spec language (the recipe and filesystem catalogues declare their
+// settings with it) and must never be linked into the target runner.
 package fields
 
 import (

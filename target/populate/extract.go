@@ -3,8 +3,11 @@
 // runs inside a QEMU helper boot, as root, for filesystems that have no
 // offline populate tool (nilfs2): fsbench build makes the empty filesystem
 // on the host, boots a helper VM with the filesystem and a tarball of the
-// staged tree as disks, and the helper extracts it here. It links only the
-// standard library and golang.org/x/sys, as it ships in the runner binary.
+// staged tree as disks, and the helper extracts it here. It lives under
+// target/ because it runs in the guest, inside the runner binary; it links
+// only the standard library and golang.org/x/sys, and it must never write
+// outside the directory it extracts into (a member that climbs out is an
+// error).
 package populate
 
 import (

@@ -5,8 +5,14 @@
 // checksummed frame on the console (package resultframe), which fsbench
 // capture decodes on the host, and as a line of a JSONL file on the target.
 //
-// It links only the standard library and golang.org/x/sys, so the static
-// runner binary stays small for every board architecture.
+// It lives under target/ because it runs on the board: it links only the
+// standard library, golang.org/x/sys, the wire packages and the other
+// target packages (a test of package importrules checks it), so the static
+// runner binary stays small for every board architecture. It must never
+// import a host package, and it never reads the spec: what a recipe needs
+// and how long a step may take come from the compiled plan. Each recipe's
+// target side is one file here that registers itself under the recipe's
+// name and schema (see Recipe).
 package runner
 
 import (

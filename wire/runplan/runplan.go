@@ -1,9 +1,14 @@
 // Package runplan is the compiled test plan that fsbench build bakes into an
 // image and the target runner executes: the partitions the tests use, with
 // their devices and mount settings, and the test cases in the order they
-// run. It is plain JSON with no HCL in it, so the static runner links only the
-// standard library to read it. The host compiles it from a resolved plan
-// (package payload); the runner never sees the spec.
+// run, each with what its recipe needs compiled in. It is plain JSON with no
+// HCL in it, so the static runner links only the standard library to read
+// it. The host compiles it from a resolved plan (package payload); the
+// runner never sees the spec.
+//
+// It is part of the wire, the contract of both sides: it must never import
+// a host package, and a change to what either side reads here changes
+// Format.
 package runplan
 
 import (

@@ -1,7 +1,10 @@
 // Package cli is the fsbench command line: it parses flags, calls the
 // packages that do the work, and writes data to stdout and logs and
-// diagnostics to stderr. It holds no logic of its own beyond presentation,
-// so tests run every command in-process through Main.
+// diagnostics to stderr. It holds no logic of its own beyond presentation
+// (the run summary's table, the reference's layout), so tests run every
+// command in-process through Main; it lives beside the fsbench binary's
+// main, its only user. It must never configure logging for a library,
+// print data to stderr, or exit the process (Main returns the exit code).
 package cli
 
 import (
