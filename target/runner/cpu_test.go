@@ -83,12 +83,24 @@ func TestPoolWorkers(t *testing.T) {
 	}
 }
 
+// TestProcessCPU spins until the kernel has charged the process a clock
+// tick or more: on a loaded machine 30 ms of wall time may bring less than
+// one tick of CPU, so the spin is bounded by time, not by a fixed length.
 func TestProcessCPU(t *testing.T) {
-	end := time.Now().Add(30 * time.Millisecond)
-	for time.Now().Before(end) {
-	}
-	user, sys, err := processCPU(os.Getpid())
-	if err != nil || user+sys == 0 {
-		t.Errorf("processCPU: %v %v %v", user, sys, err)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		spin := time.Now().Add(20 * time.Millisecond)
+		for time.Now().Before(spin) {
+		}
+		user, sys, err := processCPU(os.Getpid())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if user+sys > 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("processCPU: %v user %v system after 10 s of spinning", user, sys)
+		}
 	}
 }
