@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fsbench/fsbench/internal/cmdline"
 	"github.com/fsbench/fsbench/internal/units"
 )
 
@@ -166,6 +167,13 @@ func (b *build) parseMountOption(i int, raw string) (mountUse, bool) {
 	case strings.Contains(text, ","):
 		b.problem("mount", i, "several options in one element",
 			"%q holds several options; give one option per list element", raw)
+		return mountUse{}, false
+	}
+	// The option reaches rootflags= on the kernel command line, the boot
+	// files and fstab: it must stay one word there.
+	if err := cmdline.MountOption(text); err != nil {
+		b.problem("mount", i, "mount option unfit for the boot files",
+			"%q cannot be written into rootflags= and fstab: %v", raw, err)
 		return mountUse{}, false
 	}
 	o, ok := t.MountOption(key)

@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/fsbench/fsbench/filesystems"
+	"github.com/fsbench/fsbench/internal/cmdline"
 	"github.com/fsbench/fsbench/plan/layout"
 	"github.com/fsbench/fsbench/recipes"
 	"github.com/fsbench/fsbench/spec"
@@ -297,9 +298,14 @@ func (r *resolver) checkRootBy(sv *spec.Variant, root *Partition) {
 			case img.Table == "mbr":
 				r.errorf(sv.Board.Of("root_by"), "No partition label on MBR",
 					"root_by = \"partlabel\" needs a GPT table: MBR partitions have no labels. Use partuuid or device.")
-			case strings.ContainsAny(root.Label, " \t\n,"):
+			case strings.Contains(root.Label, ","):
 				r.errorf(p.Of("label"), "Label unusable in root=",
-					"The kernel reads root=PARTLABEL=%s up to the first space or comma; choose a label without them or root_by = \"partuuid\".", root.Label)
+					"The kernel reads root=PARTLABEL=%s up to the first comma; choose a label without one or root_by = \"partuuid\".", root.Label)
+			default:
+				if err := cmdline.Word("root=PARTLABEL=" + root.Label); err != nil {
+					r.errorf(p.Of("label"), "Label unusable in root=",
+						"root=PARTLABEL=%s cannot be one kernel argument: %v. Choose another label or root_by = \"partuuid\".", root.Label, err)
+				}
 			}
 		}
 	}

@@ -1,10 +1,12 @@
 package spec
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/fsbench/fsbench/internal/cmdline"
 	"github.com/fsbench/fsbench/wire/arch"
 )
 
@@ -37,13 +39,20 @@ func DefaultBoard() *Board {
 func (d *decoder) board(b *hcl.Block) *Board {
 	c := d.content(b.Body, boardSchema)
 	bd := &Board{Name: b.Labels[0], Ranges: newRanges(b.DefRange, c.Attributes)}
+	if !partNameRegex.MatchString(bd.Name) || len(bd.Name) > maxNameLen {
+		d.errorf(b.LabelRanges[0], "Invalid board name",
+			"A board name starts with a letter or digit and holds up to %d letters, digits, '_', '.' and '-': it is written into the kernel configuration and the build settings.", maxNameLen)
+	}
 	bd.Arch = arch.Arch(d.enum(c.Attributes, "arch", string(arch.X86_64), "Unsupported architecture", arch.Names()...))
 	bd.Console = d.str(c.Attributes, "console", "Invalid console")
 	if bd.Console == "" {
 		bd.Console = defaultConsole[bd.Arch]
 	}
-	if strings.ContainsAny(bd.Console, " \t\n") {
-		d.errorf(bd.Of("console"), "Invalid console", "console is one kernel argument, such as ttyS0,115200n8; put other arguments in kernel_args.")
+	if err := cmdline.Word(bd.Console); err != nil {
+		d.errorf(bd.Of("console"), "Invalid console", "console is one kernel argument, such as ttyS0,115200n8 (put other arguments in kernel_args), and %q cannot be one: %v.", bd.Console, err)
+	} else if !consolePattern.MatchString(bd.Console) && !strings.HasPrefix(bd.Console, "/dev/") {
+		d.errorf(bd.Of("console"), "Invalid console",
+			"console names the kernel's port and its options, such as ttyS0,115200n8 or ttyAMA0: letters, digits and '_', then comma-separated options of letters, digits, '.' and '_'. It also names the getty's port in the userland's inittab.")
 	}
 	if strings.HasPrefix(bd.Console, "/dev/") {
 		d.errorf(bd.Of("console"), "Invalid console", "console takes the kernel's name for the port, as in console=ttyS0,115200n8, without /dev/.")
@@ -52,7 +61,7 @@ func (d *decoder) board(b *hcl.Block) *Board {
 	if bd.Storage == "" {
 		bd.Storage = "vda"
 	}
-	if strings.ContainsAny(bd.Storage, "/ \t\n") {
+	if !storagePattern.MatchString(bd.Storage) {
 		d.errorf(bd.Of("storage"), "Invalid storage device", "storage takes the kernel's name for the whole flash device (mmcblk0, vda, nvme0n1, sda), without /dev/.")
 	}
 	bd.Init = d.enum(c.Attributes, "init", "busybox", "Unsupported init system", "busybox", "sysvinit", "systemd")
@@ -60,9 +69,19 @@ func (d *decoder) board(b *hcl.Block) *Board {
 	bd.Bootloader = d.enum(c.Attributes, "bootloader", "none", "Unsupported bootloader", "none", "extlinux", "uboot", "rpi")
 	bd.KernelArgs = d.strings(c.Attributes, "kernel_args", "Invalid kernel arguments")
 	for i, a := range bd.KernelArgs {
-		if strings.ContainsAny(a, " \t\n") {
-			d.errorf(bd.Of("kernel_args"), "Invalid kernel arguments", "kernel_args element %d (%q) holds whitespace; give each argument as its own element.", i, a)
+		if err := cmdline.Word(a); err != nil {
+			d.errorf(bd.OfElem("kernel_args", i), "Invalid kernel arguments",
+				"kernel_args element %d (%q) cannot be one kernel argument: %v. Give each argument as its own element.", i+1, a, err)
 		}
 	}
 	return bd
 }
+
+// consolePattern is the value of console=: a port (ttyS0, ttyAMA0,
+// ttymxc0, hvc0, uart8250) and its comma-separated options (115200n8,
+// mmio32,0x1c28000).
+var consolePattern = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]*(,[A-Za-z0-9_.]+)*$`)
+
+// storagePattern is a kernel's name for a whole disk: mmcblk0, vda,
+// nvme0n1, sda, ubiblock0_0.
+var storagePattern = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_.-]*$`)

@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/fsbench/fsbench/filesystems"
+	"github.com/fsbench/fsbench/internal/cmdline"
 	"github.com/fsbench/fsbench/spec/diag"
 	"github.com/fsbench/fsbench/spec/fields"
 )
@@ -44,6 +45,8 @@ func (d *decoder) filesystem(b *hcl.Block) *Filesystem {
 	if fs.Mountpoint != "" {
 		if err := targetPath(fs.Mountpoint); err != nil {
 			d.errorf(fs.Of("mountpoint"), "Invalid mountpoint", "mountpoint %s.", err)
+		} else if err := cmdline.Path(fs.Mountpoint); err != nil {
+			d.errorf(fs.Of("mountpoint"), "Invalid mountpoint", "mountpoint %q cannot be written into fstab: %v.", fs.Mountpoint, err)
 		}
 	}
 	typ, known := filesystems.Lookup(fs.Type)

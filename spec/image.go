@@ -26,12 +26,16 @@ var (
 	partNameRegex = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
 )
 
+// maxNameLen bounds the names of boards, images, partitions and tests:
+// they name files, directories, charts and kernel configuration comments.
+const maxNameLen = 64
+
 func (d *decoder) image(b *hcl.Block, paths *resolver) *Image {
 	c := d.content(b.Body, imageSchema)
 	img := &Image{Name: b.Labels[0], Ranges: newRanges(b.DefRange, c.Attributes)}
-	if !partNameRegex.MatchString(img.Name) {
+	if !partNameRegex.MatchString(img.Name) || len(img.Name) > maxNameLen {
 		d.errorf(b.LabelRanges[0], "Invalid image name",
-			"An image name starts with a letter or digit and holds only letters, digits, '_', '.' and '-': it names the image file.")
+			"An image name starts with a letter or digit and holds up to 64 letters, digits, '_', '.' and '-': it names the image file.")
 	}
 	img.Table = d.enum(c.Attributes, "table", "gpt", "Unsupported partition table", "gpt", "mbr")
 	var sizeOK bool
@@ -99,6 +103,10 @@ var rawSchema = &hcl.BodySchema{
 func (d *decoder) raw(b *hcl.Block, paths *resolver) *RawRegion {
 	c := d.content(b.Body, rawSchema)
 	r := &RawRegion{Name: b.Labels[0], Ranges: newRanges(b.DefRange, c.Attributes)}
+	if !partNameRegex.MatchString(r.Name) || len(r.Name) > maxNameLen {
+		d.errorf(b.LabelRanges[0], "Invalid raw region name",
+			"A raw region's name starts with a letter or digit and holds up to 64 letters, digits, '_', '.' and '-'.")
+	}
 	r.Offset = d.size(c.Attributes, "offset", 0, "Invalid raw region offset")
 	r.Size = d.size(c.Attributes, "size", 0, "Invalid raw region size")
 	r.File = d.str(c.Attributes, "file", "Invalid raw region file")

@@ -24,9 +24,9 @@ func (d *decoder) partition(b *hcl.Block, img *Image, paths *resolver) *Partitio
 	// report the size as missing.
 	wellFormed := !d.diags[before:].HasErrors()
 	p := &Partition{Name: b.Labels[0], Offset: -1, Ranges: newRanges(b.DefRange, c.Attributes)}
-	if !partNameRegex.MatchString(p.Name) {
+	if !partNameRegex.MatchString(p.Name) || len(p.Name) > maxNameLen {
 		d.errorf(b.LabelRanges[0], "Invalid partition name",
-			"A partition name starts with a letter or digit and holds only letters, digits, '_', '.' and '-': it names files and devices.")
+			"A partition name starts with a letter or digit and holds up to 64 letters, digits, '_', '.' and '-': it names files and devices.")
 	}
 	var sizeOK bool
 	p.Size, sizeOK = d.sizeOK(c.Attributes, "size", 0, "Invalid partition size")

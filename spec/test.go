@@ -14,6 +14,10 @@ import (
 // once every partition is known.
 func (d *decoder) test(b *hcl.Block) *Test {
 	t := &Test{Recipe: b.Labels[0], Name: b.Labels[1], Params: map[string]any{}}
+	if !partNameRegex.MatchString(t.Name) || len(t.Name) > maxNameLen {
+		d.errorf(b.LabelRanges[1], "Invalid test name",
+			"A test name starts with a letter or digit and holds up to 64 letters, digits, '_', '.' and '-': it names the test's results, scratch directories and charts.")
+	}
 	r, ok := recipes.Lookup(t.Recipe)
 	if !ok {
 		d.errorf(b.LabelRanges[0], "Unknown test recipe", "fsbench has no recipe %q.%s Recipes: %s.",
