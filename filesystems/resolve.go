@@ -32,6 +32,7 @@ func Resolve(s Spec) (Resolved, []Problem) {
 	b.checkGeometry()
 	b.checkContents()
 	b.checkMount()
+	b.probs = append(b.probs, t.CheckMkfsArgs(s.ExtraArgs)...)
 	b.r.Deterministic = t.Deterministic
 	b.r.Note = t.Note
 	t.resolve(b)

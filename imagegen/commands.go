@@ -3,12 +3,14 @@ package imagegen
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/fsbench/fsbench/filesystems"
 )
@@ -107,12 +109,47 @@ func (e *ToolError) Error() string {
 	return fmt.Sprintf("%s: %v\n%s", strings.Join(e.Argv, " "), e.Err, out)
 }
 
+// limits bound a host tool: it runs in an empty directory of its own, so
+// that a relative path among its arguments names nothing of the user's
+// working directory, and for at most timeout, so that a tool that spins
+// (mke2fs on some extended options does) cannot hold a build forever.
+type limits struct {
+	dir     string
+	timeout time.Duration
+}
+
+// toolTimeout bounds one tool's run on a filesystem of size bytes: ten
+// minutes, and a minute more per GiB, far beyond what any of them takes.
+func toolTimeout(size int64) time.Duration {
+	return 10*time.Minute + time.Duration(size>>30)*time.Minute
+}
+
+// scratchLimits makes the empty working directory of the tools that build
+// a filesystem of size bytes, in work.
+func scratchLimits(work string, size int64) (limits, error) {
+	dir := filepath.Join(work, "cwd")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return limits{}, err
+	}
+	return limits{dir: dir, timeout: toolTimeout(size)}, nil
+}
+
 // runTool runs one command and returns its combined output.
-func runTool(ctx context.Context, run runner, argv, env []string) (string, error) {
+func runTool(ctx context.Context, run runner, lim limits, argv, env []string) (string, error) {
+	if lim.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, lim.timeout, errToolTimeout)
+		defer cancel()
+	}
 	cmd := run(ctx, argv, env)
+	cmd.Dir = lim.dir
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {
+		if errors.Is(context.Cause(ctx), errToolTimeout) {
+			return out.String(), &ToolError{Argv: argv, Output: out.String(),
+				Err: fmt.Errorf("ran longer than %s and was stopped", lim.timeout)}
+		}
 		if ctx.Err() != nil {
 			return out.String(), ctx.Err()
 		}
@@ -120,3 +157,5 @@ func runTool(ctx context.Context, run runner, argv, env []string) (string, error
 	}
 	return out.String(), nil
 }
+
+var errToolTimeout = errors.New("tool timeout")

@@ -28,6 +28,10 @@ func (b *builder) buildFilesystem(ctx context.Context, p plan.Partition, dir, im
 			return err
 		}
 	}
+	lim, err := scratchLimits(dir, p.Size)
+	if err != nil {
+		return err
+	}
 	out := filepath.Join(imgDir, f.Type+".img")
 	if !typ.ReadOnly {
 		if err := sparseFile(out, p.Size); err != nil {
@@ -54,12 +58,12 @@ func (b *builder) buildFilesystem(ctx context.Context, p plan.Partition, dir, im
 			continue
 		}
 		b.log.Debugf("%s: %v", p.Name, argv)
-		if _, err := runTool(ctx, tree.run, argv, env); err != nil {
+		if _, err := runTool(ctx, tree.run, lim, argv, env); err != nil {
 			return err
 		}
 	}
 	if typ.Populate == filesystems.PopulateVM && (f.Contents != nil || len(b.layers[p.Name]) > 0) {
-		if err := b.vmPopulate(ctx, f.Type, out, tree, dir); err != nil {
+		if err := b.vmPopulate(ctx, f.Type, out, tree, dir, lim); err != nil {
 			return err
 		}
 	}
@@ -69,7 +73,7 @@ func (b *builder) buildFilesystem(ctx context.Context, p plan.Partition, dir, im
 		}
 	}
 	checked := make(chan error, 1)
-	go func() { checked <- b.check(ctx, p, ph) }()
+	go func() { checked <- b.check(ctx, p, ph, lim) }()
 	err = place(out)
 	if cerr := <-checked; cerr != nil {
 		return cerr // the checker's verdict explains more than a failed copy
@@ -78,7 +82,7 @@ func (b *builder) buildFilesystem(ctx context.Context, p plan.Partition, dir, im
 }
 
 // check runs the type's read-only checker on the new filesystem.
-func (b *builder) check(ctx context.Context, p plan.Partition, ph placeholders) error {
+func (b *builder) check(ctx context.Context, p plan.Partition, ph placeholders, lim limits) error {
 	if p.Filesystem.Check == nil {
 		return nil
 	}
@@ -86,7 +90,7 @@ func (b *builder) check(ctx context.Context, p plan.Partition, ph placeholders) 
 	if err != nil {
 		return err
 	}
-	if _, err := runTool(ctx, plainRunner, argv, env); err != nil {
+	if _, err := runTool(ctx, plainRunner, lim, argv, env); err != nil {
 		return fmt.Errorf("the %s checker rejects the new filesystem of %s: %w", p.Filesystem.Type, p.Name, err)
 	}
 	return nil

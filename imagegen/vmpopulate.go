@@ -24,11 +24,11 @@ import (
 // owners, modes and device numbers are the staged ones, and a QEMU helper
 // boot of the host's architecture, with img and the archive as disks,
 // extracts it (package populate) and reads it back.
-func (b *builder) vmPopulate(ctx context.Context, fstype, img string, t *tree, work string) error {
+func (b *builder) vmPopulate(ctx context.Context, fstype, img string, t *tree, work string, lim limits) error {
 	archive := filepath.Join(work, "tree.tar")
 	argv := []string{"tar", "--create", "--format=pax", "--numeric-owner", "--sort=name",
 		"--xattrs", "--xattrs-include=*", "--file", archive, "--directory", t.root, "."}
-	if _, err := runTool(ctx, t.run, argv, nil); err != nil {
+	if _, err := runTool(ctx, t.run, lim, argv, nil); err != nil {
 		return fmt.Errorf("archiving the staged tree: %w", err)
 	}
 	defer os.Remove(archive)

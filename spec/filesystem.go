@@ -3,7 +3,6 @@ package spec
 import (
 	"fmt"
 	"sort"
-	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -41,7 +40,6 @@ func (d *decoder) filesystem(b *hcl.Block) *Filesystem {
 	if fs.UUID != "" && !guidPattern.MatchString(fs.UUID) {
 		d.errorf(fs.Of("uuid"), "Invalid filesystem UUID", "A filesystem UUID is written as a GUID, such as \"0b5c3a1e-2f4d-4c6b-8a9e-1d2c3b4a5f60\", not %q.", fs.UUID)
 	}
-	d.checkMkfsArgs(fs)
 	if fs.Mountpoint != "" {
 		if err := targetPath(fs.Mountpoint); err != nil {
 			d.errorf(fs.Of("mountpoint"), "Invalid mountpoint", "mountpoint %s.", err)
@@ -144,27 +142,4 @@ func joinNames(xs []string) string {
 		s += x
 	}
 	return s
-}
-
-// hostPathOptions are mkfs options whose value names a host file or
-// device (mke2fs -d/-J/-l, mkfs.btrfs -r, mkfs.xfs -p, mkfs.f2fs -c):
-// through mkfs_args they would read outside the places a spec may read.
-var hostPathOptions = map[string]bool{
-	"-d": true, "-J": true, "-l": true, "-r": true, "--rootdir": true, "-p": true, "-c": true,
-}
-
-// checkMkfsArgs keeps raw mkfs arguments from naming host paths: contents
-// come in only through contents blocks, whose paths are checked.
-func (d *decoder) checkMkfsArgs(fs *Filesystem) {
-	for i, a := range fs.MkfsArgs {
-		flag, _, _ := strings.Cut(a, "=")
-		switch {
-		case strings.Contains(a, "/"):
-			d.errorf(fs.OfElem("mkfs_args", i), "Host path in mkfs_args",
-				"mkfs_args element %d (%q) names a path; mkfs_args may not read host files. Put files into the filesystem with a contents block.", i+1, a)
-		case hostPathOptions[flag]:
-			d.errorf(fs.OfElem("mkfs_args", i), "Host path in mkfs_args",
-				"%s makes mkfs read a host file or device; mkfs_args may not do that. Put files into the filesystem with a contents block.", a)
-		}
-	}
 }

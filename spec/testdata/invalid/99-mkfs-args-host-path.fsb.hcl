@@ -5,7 +5,7 @@ image "disk" {
     size = "128MiB"
     filesystem {
       type      = "ext4"
-      mkfs_args = ["-E", "nodiscard", "-d", "/etc"] # ERROR: Host path in mkfs_args # ERROR: Host path in mkfs_args
+      mkfs_args = ["-E", "nodiscard", "-d", "/etc"] # ERROR: Option not allowed in mkfs_args
     }
   }
 }
