@@ -76,6 +76,9 @@ func resolvePartType(table, given string) (string, error) {
 	switch table {
 	case "gpt":
 		if guidRe.MatchString(given) {
+			if strings.Trim(given, "0-") == "" {
+				return "", fmt.Errorf("the all-zero GUID marks an unused GPT entry; the partition would be missing from the table. Give the type of its contents (\"linux\", \"efi\", a type GUID)")
+			}
 			return strings.ToLower(given), nil
 		}
 		if mbrIDRe.MatchString(given) {

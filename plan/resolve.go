@@ -70,6 +70,7 @@ func (r *resolver) variant(sv *spec.Variant) Variant {
 		}
 	}
 	r.checkRootBy(sv, root)
+	r.checkUnique(sv, v)
 	v.Bootargs = bootargs(v.Board, root)
 	for _, st := range sv.Tests {
 		v.Tests = append(v.Tests, r.test(st))
@@ -281,6 +282,60 @@ func (p *Plan) Seal(s *spec.Spec) hcl.Diagnostics {
 	}
 	p.Fingerprint = fp
 	return diags
+}
+
+// checkUnique refuses two partitions of a variant with one PARTUUID, two
+// filesystems with one UUID, or two mounted at one place: root=PARTUUID=,
+// root=UUID=, fstab and by-uuid links would each pick one of them.
+func (r *resolver) checkUnique(sv *spec.Variant, v Variant) {
+	type seen struct {
+		part *spec.Partition
+		img  string
+	}
+	partUUID, fsUUID, mounts := map[string]seen{}, map[string]seen{}, map[string]seen{}
+	for i, img := range v.Images {
+		for _, p := range img.Partitions {
+			sp := specPartition(sv.Images[i], p.Name)
+			if sp == nil {
+				continue
+			}
+			if o, dup := partUUID[p.UUID]; dup {
+				r.errorf(sp.Of("uuid"), "Duplicate partition UUID",
+					"Partition %q of image %q has PARTUUID %s, as partition %q of image %q does: root= and fstab would name either. Give each a uuid of its own, or leave uuid out to derive one from the names.",
+					p.Name, img.Name, p.UUID, o.part.Name, o.img)
+			} else {
+				partUUID[p.UUID] = seen{sp, img.Name}
+			}
+			f := p.Filesystem
+			if f == nil || sp.Filesystem == nil {
+				continue
+			}
+			if o, dup := fsUUID[f.UUID]; dup {
+				r.errorf(sp.Filesystem.Of("uuid"), "Duplicate filesystem UUID",
+					"The filesystem of partition %q has UUID %s, as that of partition %q of image %q: root=UUID= and /dev/disk/by-uuid would name either. Give each a uuid of its own, or leave uuid out.",
+					p.Name, f.UUID, o.part.Name, o.img)
+			} else {
+				fsUUID[f.UUID] = seen{sp, img.Name}
+			}
+			if f.Mountpoint != "" {
+				if o, dup := mounts[f.Mountpoint]; dup {
+					r.errorf(sp.Filesystem.Of("mountpoint"), "Duplicate mountpoint",
+						"Partition %q is mounted at %s, as partition %q is: the second mount would hide the first.", p.Name, f.Mountpoint, o.part.Name)
+				} else {
+					mounts[f.Mountpoint] = seen{sp, img.Name}
+				}
+			}
+		}
+	}
+}
+
+func specPartition(si *spec.Image, name string) *spec.Partition {
+	for _, sp := range si.Partitions {
+		if sp.Name == name {
+			return sp
+		}
+	}
+	return nil
 }
 
 // checkRootBy makes sure root= can name the root partition the way the
