@@ -5,18 +5,38 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"math"
 	"strconv"
 )
 
-// expNum writes a value for the exports: ten significant digits, enough
-// for any measurement and short enough that the last bits of a float
-// computation (which may differ between CPUs that fuse multiply-add) do
-// not show.
-func expNum(v float64) json.Number {
-	return json.Number(strconv.FormatFloat(v, 'g', 10, 64))
+// expNumber is a value of the exports, written with ten significant
+// digits: enough for any measurement, and short enough that the last bits
+// of a float computation (which may differ between CPUs that fuse
+// multiply-add) do not show. A value that is not finite (a Welch t of two
+// constant samples, an overflow) is null in JSON, which has no infinity,
+// so that a report is always written.
+type expNumber float64
+
+func expNum(v float64) expNumber { return expNumber(v) }
+
+func (n expNumber) finite() bool {
+	return !math.IsInf(float64(n), 0) && !math.IsNaN(float64(n))
 }
 
-func optNum(ok bool, v float64) *json.Number {
+// String is the CSV form: the number, or +Inf, -Inf and NaN.
+func (n expNumber) String() string {
+	return strconv.FormatFloat(float64(n), 'g', 10, 64)
+}
+
+// MarshalJSON writes n as a JSON number, or null.
+func (n expNumber) MarshalJSON() ([]byte, error) {
+	if !n.finite() {
+		return []byte("null"), nil
+	}
+	return []byte(n.String()), nil
+}
+
+func optNum(ok bool, v float64) *expNumber {
 	if !ok {
 		return nil
 	}
@@ -37,11 +57,11 @@ func (r *Report) CSV() []byte {
 	head = append(head, "recipe", "test", "case", "variant", "tool", "metric", "unit", "direction",
 		"n", "failed", "skipped", "mean", "median", "stddev", "cv_percent", "ci95_low", "ci95_high", "min", "max", "vs_best", "p_vs_best")
 	w.Write(head)
-	s := func(n *json.Number) string {
+	s := func(n *expNumber) string {
 		if n == nil {
 			return ""
 		}
-		return string(*n)
+		return n.String()
 	}
 	for _, row := range r.Rows {
 		line := []string{row.Context.ID}
@@ -49,10 +69,10 @@ func (r *Report) CSV() []byte {
 			line = append(line, a.Value)
 		}
 		line = append(line, row.Recipe, row.Test, row.Case, row.Variant, row.Tool, row.Metric, row.Unit,
-			DirectionOf(row.Metric, row.Unit).String(), strconv.Itoa(row.N), strconv.Itoa(row.Failed), strconv.Itoa(row.Skipped), string(expNum(row.Mean)), string(expNum(row.Median)),
+			DirectionOf(row.Metric, row.Unit).String(), strconv.Itoa(row.N), strconv.Itoa(row.Failed), strconv.Itoa(row.Skipped), expNum(row.Mean).String(), expNum(row.Median).String(),
 			s(optNum(row.HasSpread, row.Stddev)), s(optNum(row.HasCV, row.CV)),
 			s(optNum(row.HasSpread, row.CILow)), s(optNum(row.HasSpread, row.CIHigh)),
-			string(expNum(row.Min)), string(expNum(row.Max)), string(row.VsBest), s(optNum(row.HasP, row.P)))
+			expNum(row.Min).String(), expNum(row.Max).String(), string(row.VsBest), s(optNum(row.HasP, row.P)))
 		w.Write(line)
 	}
 	w.Flush()
@@ -73,15 +93,15 @@ func (r *Report) ComparisonCSV() []byte {
 		n := ch.New
 		var t, df, p string
 		if ch.Welch.Tested {
-			t, df, p = string(expNum(ch.Welch.T)), string(expNum(ch.Welch.DF)), string(expNum(ch.Welch.P))
+			t, df, p = expNum(ch.Welch.T).String(), expNum(ch.Welch.DF).String(), expNum(ch.Welch.P).String()
 		}
 		delta := ""
 		if ch.HasDelta {
-			delta = string(expNum(100 * ch.Delta))
+			delta = expNum(100 * ch.Delta).String()
 		}
 		w.Write([]string{ch.Base.Context.ID, n.Context.ID, n.Recipe, n.Test, n.Case, n.Variant, n.Metric, n.Unit,
-			DirectionOf(n.Metric, n.Unit).String(), strconv.Itoa(ch.Base.N), string(expNum(ch.Base.Mean)),
-			strconv.Itoa(n.N), string(expNum(n.Mean)), delta, t, df, p, string(ch.Verdict)})
+			DirectionOf(n.Metric, n.Unit).String(), strconv.Itoa(ch.Base.N), expNum(ch.Base.Mean).String(),
+			strconv.Itoa(n.N), expNum(n.Mean).String(), delta, t, df, p, string(ch.Verdict)})
 	}
 	w.Flush()
 	return b.Bytes()
@@ -107,28 +127,28 @@ type jsonContext struct {
 }
 
 type jsonRow struct {
-	Context   string        `json:"context"`
-	Recipe    string        `json:"recipe"`
-	Test      string        `json:"test"`
-	Case      string        `json:"case"`
-	Variant   string        `json:"variant"`
-	Tool      string        `json:"tool,omitempty"`
-	Metric    string        `json:"metric"`
-	Unit      string        `json:"unit,omitempty"`
-	Direction string        `json:"direction,omitempty"`
-	N         int           `json:"n"`
-	Failed    int           `json:"failed,omitempty"`
-	Skipped   int           `json:"skipped,omitempty"`
-	Mean      json.Number   `json:"mean"`
-	Median    json.Number   `json:"median"`
-	Stddev    *json.Number  `json:"stddev,omitempty"`
-	CV        *json.Number  `json:"cv_percent,omitempty"`
-	CI95      []json.Number `json:"ci95,omitempty"`
-	Min       json.Number   `json:"min"`
-	Max       json.Number   `json:"max"`
-	Values    []json.Number `json:"values"`
-	VsBest    string        `json:"vs_best,omitempty"`
-	P         *json.Number  `json:"p_vs_best,omitempty"`
+	Context   string      `json:"context"`
+	Recipe    string      `json:"recipe"`
+	Test      string      `json:"test"`
+	Case      string      `json:"case"`
+	Variant   string      `json:"variant"`
+	Tool      string      `json:"tool,omitempty"`
+	Metric    string      `json:"metric"`
+	Unit      string      `json:"unit,omitempty"`
+	Direction string      `json:"direction,omitempty"`
+	N         int         `json:"n"`
+	Failed    int         `json:"failed,omitempty"`
+	Skipped   int         `json:"skipped,omitempty"`
+	Mean      expNumber   `json:"mean"`
+	Median    expNumber   `json:"median"`
+	Stddev    *expNumber  `json:"stddev,omitempty"`
+	CV        *expNumber  `json:"cv_percent,omitempty"`
+	CI95      []expNumber `json:"ci95,omitempty"`
+	Min       expNumber   `json:"min"`
+	Max       expNumber   `json:"max"`
+	Values    []expNumber `json:"values"`
+	VsBest    string      `json:"vs_best,omitempty"`
+	P         *expNumber  `json:"p_vs_best,omitempty"`
 }
 
 type jsonOutcome struct {
@@ -160,20 +180,20 @@ type jsonChart struct {
 }
 
 type jsonChange struct {
-	BaseContext string       `json:"base_context"`
-	Context     string       `json:"context"`
-	Recipe      string       `json:"recipe"`
-	Test        string       `json:"test"`
-	Case        string       `json:"case"`
-	Variant     string       `json:"variant"`
-	Metric      string       `json:"metric"`
-	BaseMean    json.Number  `json:"base_mean"`
-	BaseN       int          `json:"base_n"`
-	Mean        json.Number  `json:"mean"`
-	N           int          `json:"n"`
-	Change      *json.Number `json:"change_percent,omitempty"`
-	P           *json.Number `json:"p,omitempty"`
-	Verdict     string       `json:"verdict"`
+	BaseContext string     `json:"base_context"`
+	Context     string     `json:"context"`
+	Recipe      string     `json:"recipe"`
+	Test        string     `json:"test"`
+	Case        string     `json:"case"`
+	Variant     string     `json:"variant"`
+	Metric      string     `json:"metric"`
+	BaseMean    expNumber  `json:"base_mean"`
+	BaseN       int        `json:"base_n"`
+	Mean        expNumber  `json:"mean"`
+	N           int        `json:"n"`
+	Change      *expNumber `json:"change_percent,omitempty"`
+	P           *expNumber `json:"p,omitempty"`
+	Verdict     string     `json:"verdict"`
 }
 
 // JSON renders the report's data (not its layout): one object whose
@@ -189,7 +209,7 @@ func (r *Report) JSON() ([]byte, error) {
 			Stddev: optNum(row.HasSpread, row.Stddev), CV: optNum(row.HasCV, row.CV), Min: expNum(row.Min), Max: expNum(row.Max),
 			VsBest: string(row.VsBest), P: optNum(row.HasP, row.P)}
 		if row.HasSpread {
-			jr.CI95 = []json.Number{expNum(row.CILow), expNum(row.CIHigh)}
+			jr.CI95 = []expNumber{expNum(row.CILow), expNum(row.CIHigh)}
 		}
 		for _, v := range row.Values() {
 			jr.Values = append(jr.Values, expNum(v))

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"math"
 	"strings"
 
 	"github.com/fsbench/fsbench/wire/resultframe"
@@ -65,13 +66,20 @@ func DirectionOf(metric, unit string) Direction {
 // the unit every chart and table of the report uses for bandwidth (fio
 // stores KiB/s, bonnie++ K/s meaning KiB/s, postmark MiB/s).
 func displayUnit(value float64, unit string) (float64, string) {
+	var f float64
 	switch unit {
 	case "KiB/s", "K/s":
-		return value * 1024 / 1e6, "MB/s"
+		f = 1024
 	case "MiB/s":
-		return value * (1 << 20) / 1e6, "MB/s"
+		f = 1 << 20
+	default:
+		return value, unit
 	}
-	return value, unit
+	if v := value * f; !math.IsInf(v, 0) {
+		return v / 1e6, "MB/s"
+	}
+	return value / 1e6 * f, "MB/s" // a value near the float range's end
+
 }
 
 // derivedMetrics computes the metrics the charts need that a recipe does

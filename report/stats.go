@@ -39,25 +39,34 @@ func Summarize(values []float64) Summary {
 	if s.N%2 == 1 {
 		s.Median = s.sorted[s.N/2]
 	} else {
-		s.Median = (s.sorted[s.N/2-1] + s.sorted[s.N/2]) / 2
+		s.Median = s.sorted[s.N/2-1]/2 + s.sorted[s.N/2]/2
+	}
+	// Values near the float range's end (a bogus metric of 1e300) are
+	// summed and squared scaled down, so that the mean and the spread do
+	// not overflow to infinity; ordinary values are not scaled, so that
+	// their digits stay exactly those of the plain sums.
+	scale := 1.0
+	if m := max(math.Abs(s.Min), math.Abs(s.Max)); m > 1e150 {
+		scale = m
 	}
 	// Summing in sorted order makes the mean independent of the order
 	// the iterations were read in.
 	var sum float64
 	for _, v := range s.sorted {
-		sum += v
+		sum += v / scale
 	}
-	s.Mean = sum / float64(s.N)
+	mean := sum / float64(s.N)
+	s.Mean = mean * scale
 	s.CILow, s.CIHigh = s.Mean, s.Mean
 	if s.N < 2 {
 		return s
 	}
 	var ss float64
 	for _, v := range s.sorted {
-		d := v - s.Mean
+		d := v/scale - mean
 		ss += d * d
 	}
-	s.Stddev = math.Sqrt(ss / float64(s.N-1))
+	s.Stddev = math.Sqrt(ss/float64(s.N-1)) * scale
 	s.HasSpread = true
 	if s.Mean != 0 {
 		s.CV = 100 * s.Stddev / math.Abs(s.Mean)

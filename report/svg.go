@@ -109,11 +109,17 @@ func (d *svgDoc) legend(items []legendItem, x0, y, width float64) {
 // niceTicks returns ticks from 0 (or lo) to at least hi at a round step
 // (1, 2, 2.5 or 5 times a power of ten), and the decimals their labels
 // need.
+// maxTicks bounds an axis; a nice step makes five or six.
+const maxTicks = 12
+
 func niceTicks(lo, hi float64) (ticks []float64, decimals int) {
 	if hi <= lo {
 		hi = lo + 1
 	}
-	raw := (hi - lo) / 5
+	raw := hi/5 - lo/5 // the difference itself may overflow
+	if raw <= 0 || math.IsInf(raw, 0) || math.IsNaN(raw) {
+		raw = math.Max(math.Abs(hi), 1) / 5
+	}
 	mag := math.Pow(10, math.Floor(math.Log10(raw)))
 	step := 10 * mag
 	for _, m := range []float64{1, 2, 2.5, 5} {
@@ -127,8 +133,14 @@ func niceTicks(lo, hi float64) (ticks []float64, decimals int) {
 		decimals++ // 2.5, 0.25, ...
 	}
 	start := math.Floor(lo/step+1e-9) * step
-	for i := 0; ; i++ {
+	// A range the floats cannot step through (values near their end, or
+	// a step below the resolution of the values) still ends: six ticks
+	// cover any range, and a tick that does not move ends the axis.
+	for i := 0; i < maxTicks; i++ {
 		t := start + float64(i)*step
+		if len(ticks) > 0 && !(t > ticks[len(ticks)-1]) {
+			break
+		}
 		ticks = append(ticks, t)
 		if t >= hi-1e-9*step {
 			break

@@ -1,6 +1,8 @@
 package report
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"slices"
 	"strings"
 
@@ -193,5 +195,17 @@ func slug(s string) string {
 			dash = true
 		}
 	}
-	return b.String()
+	out := b.String()
+	// A chart's file name must stay well under the filesystem's 255
+	// bytes, whatever the names of tests and cases a results file holds;
+	// a long slug keeps its start and a digest of the whole.
+	if len(out) > maxSlug {
+		sum := sha256.Sum256([]byte(s))
+		out = strings.TrimRight(out[:maxSlug-9], "-") + "-" + hex.EncodeToString(sum[:4])
+	}
+	return out
 }
+
+// maxSlug bounds a slug, the name of a chart's file without the context
+// and number before it and the extension after it.
+const maxSlug = 96

@@ -90,6 +90,12 @@ func runCapture(env *Env, args []string) int {
 	if res != nil {
 		env.Log.Debugf("reading thread scheduling: %s", cmp.Or(res.Sched, "as the process"))
 	}
+	// A result that could not be stored is lost: the command fails,
+	// whatever else happened.
+	if serr := sink.close(); serr != nil {
+		fmt.Fprintf(env.Stderr, "fsbench capture: %s\n", serr)
+		return ExitIO
+	}
 	if err != nil && ctx.Err() == nil {
 		fmt.Fprintf(env.Stderr, "fsbench capture: %s\n", err)
 		return ExitIO
@@ -138,6 +144,10 @@ type resultSink struct {
 	buf      *bufio.Writer
 	dec      *resultframe.Decoder
 	problems int
+	// err is the first failure to store a result; it stops the capture
+	// (Write returns it) and fails the command.
+	err    error
+	closed bool
 }
 
 func newResultSink(env *Env, results, logPath string) (*resultSink, error) {
@@ -161,10 +171,13 @@ func newResultSink(env *Env, results, logPath string) (*resultSink, error) {
 func (s *resultSink) Write(b []byte) (int, error) {
 	if s.log != nil {
 		if _, err := s.log.Write(b); err != nil {
-			return 0, err
+			return 0, fmt.Errorf("the log: %w", err)
 		}
 	}
 	s.handle(s.dec.Feed(b))
+	if s.err != nil {
+		return 0, s.err
+	}
 	return len(b), nil
 }
 
@@ -172,9 +185,16 @@ func (s *resultSink) handle(events []resultframe.Event) {
 	for _, ev := range events {
 		switch {
 		case ev.Result != nil:
-			if s.enc != nil {
-				_ = s.enc.Encode(ev.Result)
-				_ = s.buf.Flush() // a result on disk survives a crash of the capture
+			if s.enc != nil && s.err == nil {
+				// Flushed at once: a result on disk survives a crash of
+				// the capture.
+				err := s.enc.Encode(ev.Result)
+				if err == nil {
+					err = s.buf.Flush()
+				}
+				if err != nil {
+					s.err = fmt.Errorf("storing result %d of run %s: %w", ev.Result.Seq, ev.Result.RunID, err)
+				}
 			}
 		case ev.Problem != nil:
 			s.problems++
@@ -186,15 +206,24 @@ func (s *resultSink) handle(events []resultframe.Event) {
 // finish reports frames left incomplete when the capture stops.
 func (s *resultSink) finish() { s.handle(s.dec.Close()) }
 
-func (s *resultSink) close() {
+// close flushes, syncs and closes the files once, and returns the first
+// failure to store a result.
+func (s *resultSink) close() error {
+	if s.closed {
+		return s.err
+	}
+	s.closed = true
 	if s.log != nil {
 		s.log.Close()
 	}
 	if s.results != nil {
-		s.buf.Flush()
-		s.results.Sync()
-		s.results.Close()
+		for _, err := range []error{s.buf.Flush(), s.results.Sync(), s.results.Close()} {
+			if err != nil && s.err == nil {
+				s.err = fmt.Errorf("the results file: %w", err)
+			}
+		}
 	}
+	return s.err
 }
 
 var _ io.Writer = (*resultSink)(nil)

@@ -113,6 +113,37 @@ func TestCaptureOnPTY(t *testing.T) {
 	}
 }
 
+// A results file that cannot be written fails the capture: the results
+// would otherwise be lost while it exits 0.
+func TestCaptureFailsWhenResultsCannotBeStored(t *testing.T) {
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full")
+	}
+	master, slave := openPTY(t)
+	good, err := resultframe.Encode(resultframe.Result{RunID: "r1", Seq: 1, Recipe: "boot_time", Name: "rootfs", Status: "ok"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	code := make(chan int, 1)
+	var stdout, stderr strings.Builder
+	go func() {
+		code <- Main([]string{"capture", "-port", slave, "-quit", `# $`, "-timeout", "20s", "-results", "/dev/full"},
+			strings.NewReader(""), &stdout, &stderr, nil)
+	}()
+	waitRaw(t, master)
+	if _, err := master.Write([]byte(strings.Join(good, "\n") + "\n~ # ")); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case c := <-code:
+		if c != ExitIO || !strings.Contains(stderr.String(), "no space left on device") {
+			t.Errorf("capture into /dev/full exited %d:\n%s", c, stderr.String())
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("capture did not stop")
+	}
+}
+
 // waitRaw waits until capture has put the slave in raw mode: bytes sent
 // before that would pass the line discipline's \r to \n translation.
 func waitRaw(t *testing.T, master *os.File) {
