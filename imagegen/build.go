@@ -103,6 +103,13 @@ func Build(ctx context.Context, p *plan.Plan, v plan.Variant, opts Options) (*Ma
 	if opts.Jobs <= 0 {
 		opts.Jobs = runtime.NumCPU()
 	}
+	// The tools run in a directory of their own (see limits), so every
+	// path they are given is absolute.
+	specDir, err := filepath.Abs(opts.SpecDir)
+	if err != nil {
+		return nil, err
+	}
+	opts.SpecDir = specDir
 	b := &builder{opts: opts, log: opts.Log.WithField("variant", v.Name), arch: v.Board.Arch}
 	dir := filepath.Join(opts.OutDir, v.Name)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -112,6 +119,9 @@ func Build(ctx context.Context, p *plan.Plan, v plan.Variant, opts Options) (*Ma
 	// a disk that has room for them; filesystem images go to the scratch
 	// in memory when it has room for them.
 	work, err := os.MkdirTemp(dir, ".work-")
+	if err == nil {
+		work, err = filepath.Abs(work)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -49,7 +49,7 @@ func newRanges(decl hcl.Range, attrs hcl.Attributes) Ranges {
 // value evaluates an attribute; ok is false when it failed (and was
 // reported) or is null.
 func (d *decoder) value(a *hcl.Attribute) (cty.Value, bool) {
-	v, diags := a.Expr.Value(d.ctx)
+	v, diags := evalExpr(a.Expr, d.ctx)
 	d.diags = append(d.diags, diags...)
 	if diags.HasErrors() {
 		return cty.NilVal, false

@@ -17,6 +17,15 @@ import (
 // random source, the environment or a file, so a spec evaluates the same
 // everywhere.
 func functions() map[string]function.Function {
+	fns := library()
+	for name, f := range fns {
+		fns[name] = bounded(name, f)
+	}
+	return fns
+}
+
+// library is the functions as they come, before bounded wraps them.
+func library() map[string]function.Function {
 	return map[string]function.Function{
 		// sizes
 		"size":        sizeFunc,

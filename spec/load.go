@@ -2,7 +2,6 @@ package spec
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/fsbench/fsbench/spec/diag"
+	"github.com/fsbench/fsbench/spec/srcfile"
 )
 
 // Options carries everything outside the spec file that may change its
@@ -53,7 +53,7 @@ var topSchema = &hcl.BodySchema{
 
 // Load reads, evaluates and checks the spec at filename.
 func Load(filename string, opts Options) (*Spec, hcl.Diagnostics) {
-	src, err := os.ReadFile(filename)
+	src, err := srcfile.Read(filename)
 	if err != nil {
 		return nil, hcl.Diagnostics{diag.Errorf(wholeFile(filename), "Cannot read spec", err.Error())}
 	}
@@ -64,9 +64,15 @@ func Load(filename string, opts Options) (*Spec, hcl.Diagnostics) {
 // count from filename's directory.
 func LoadSource(filename string, src []byte, opts Options) (*Spec, hcl.Diagnostics) {
 	s := &Spec{Filename: filename, Dir: filepath.Dir(filename), Sources: diag.Sources{filename: src}}
+	if d := srcfile.CheckNesting(src, filename); d != nil {
+		return s, hcl.Diagnostics{d}
+	}
 	file, diags := hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
 	if diags.HasErrors() {
 		return s, finish(diags)
+	}
+	if fdiags := checkForNesting(file.Body.(*hclsyntax.Body)); fdiags.HasErrors() {
+		return s, finish(append(diags, fdiags...))
 	}
 	useSizeOperators(file.Body)
 	content, cdiags := file.Body.Content(topSchema)
@@ -78,6 +84,10 @@ func LoadSource(filename string, src []byte, opts Options) (*Spec, hcl.Diagnosti
 
 	decls, locals, ddiags := declarations(content)
 	diags = append(diags, ddiags...)
+	if len(decls) > MaxDeclarations || len(locals) > MaxDeclarations {
+		return s, finish(append(diags, diag.Errorf(wholeFile(filename), "Too many declarations",
+			fmt.Sprintf("The spec declares %d variables and %d locals; a spec may declare %d of each.", len(decls), len(locals), MaxDeclarations))))
+	}
 	refDiags := checkReferences(file.Body, decls, locals)
 	varCtx, vdiags := s.variables(decls, opts)
 	diags = append(diags, vdiags...)
@@ -198,16 +208,24 @@ func (s *Spec) givenVariables(opts Options) (map[string]rawVar, hcl.Diagnostics)
 		}
 	}
 	for _, path := range opts.VarFiles {
-		src, err := os.ReadFile(path)
+		src, err := srcfile.Read(path)
 		if err != nil {
 			diags = append(diags, diag.Errorf(wholeFile(path), "Cannot read variable file", err.Error()))
 			continue
 		}
 		s.Sources[path] = src
 		s.VarFiles = append(s.VarFiles, path)
+		if d := srcfile.CheckNesting(src, path); d != nil {
+			diags = append(diags, d)
+			continue
+		}
 		f, fdiags := hclsyntax.ParseConfig(src, path, hcl.InitialPos)
 		diags = append(diags, fdiags...)
 		if fdiags.HasErrors() {
+			continue
+		}
+		if ndiags := checkForNesting(f.Body.(*hclsyntax.Body)); ndiags.HasErrors() {
+			diags = append(diags, ndiags...)
 			continue
 		}
 		attrs, adiags := f.Body.JustAttributes()

@@ -34,7 +34,7 @@ func evalLocals(attrs []*hcl.Attribute, ctx *hcl.EvalContext) (map[string]cty.Va
 				continue
 			}
 			child.Variables = map[string]cty.Value{"local": cty.ObjectVal(vals)}
-			v, vdiags := a.Expr.Value(child)
+			v, vdiags := evalExpr(a.Expr, child)
 			diags = append(diags, vdiags...)
 			if vdiags.HasErrors() {
 				v = cty.DynamicVal

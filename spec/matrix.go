@@ -37,7 +37,7 @@ func decodeAxis(b *hcl.Block, ctx *hcl.EvalContext) (*axis, hcl.Diagnostics) {
 		return ax, diags
 	}
 	attr := c.Attributes["values"]
-	v, vdiags := attr.Expr.Value(ctx)
+	v, vdiags := evalExpr(attr.Expr, ctx)
 	diags = append(diags, vdiags...)
 	if vdiags.HasErrors() {
 		return ax, diags

@@ -12,6 +12,7 @@ import (
 	"github.com/zclconf/go-cty/cty/convert"
 
 	"github.com/fsbench/fsbench/spec/diag"
+	"github.com/fsbench/fsbench/spec/srcfile"
 )
 
 // variable is a declared input of the spec.
@@ -55,14 +56,14 @@ func decodeVariable(b *hcl.Block) (*variable, hcl.Diagnostics) {
 		}
 	}
 	if a, ok := c.Attributes["description"]; ok {
-		dv, ddiags := a.Expr.Value(nil)
+		dv, ddiags := evalExpr(a.Expr, nil)
 		diags = append(diags, ddiags...)
 		if !ddiags.HasErrors() && dv.Type() == cty.String && !dv.IsNull() {
 			v.Description = dv.AsString()
 		}
 	}
 	if a, ok := c.Attributes["default"]; ok {
-		dv, ddiags := a.Expr.Value(nil)
+		dv, ddiags := evalExpr(a.Expr, nil)
 		diags = append(diags, ddiags...)
 		if !ddiags.HasErrors() {
 			cv, err := convert.Convert(dv, v.Type)
@@ -162,17 +163,31 @@ func (raw rawVar) value(decl *variable) (cty.Value, hcl.Diagnostics) {
 	var subject *hcl.Range
 	switch {
 	case raw.Expr != nil:
-		v, diags = raw.Expr.Value(nil)
+		v, diags = evalExpr(raw.Expr, nil)
 		subject = raw.Expr.Range().Ptr()
 	case decl.Type == cty.String || decl.Type == cty.DynamicPseudoType:
 		// Like Terraform: text for an untyped variable is a string.
 		v = cty.StringVal(raw.Text)
 		subject = raw.Name.Ptr()
+		if err := checkSize(v); err != nil {
+			return cty.UnknownVal(decl.Type), hcl.Diagnostics{diag.Errorf(raw.Name, "Invalid value for variable",
+				fmt.Sprintf("%s gives %q a value too large for a spec: %v.", raw.Source, decl.Name, err))}
+		}
 	default:
 		subject = raw.Name.Ptr()
+		if d := srcfile.CheckNesting([]byte(raw.Text), raw.Name.Filename); d != nil {
+			return cty.UnknownVal(decl.Type), hcl.Diagnostics{d}
+		}
+		if len(raw.Text) > MaxString {
+			return cty.UnknownVal(decl.Type), hcl.Diagnostics{diag.Errorf(raw.Name, "Invalid value for variable",
+				fmt.Sprintf("%s gives %q a value of %d bytes; a spec value holds %d KiB at most.", raw.Source, decl.Name, len(raw.Text), MaxString>>10))}
+		}
 		expr, pdiags := hclsyntax.ParseExpression([]byte(raw.Text), raw.Name.Filename, hcl.InitialPos)
 		if !pdiags.HasErrors() {
-			v, pdiags = expr.Value(nil)
+			pdiags = append(pdiags, checkForNesting(&hclsyntax.Body{Attributes: hclsyntax.Attributes{"v": {Name: "v", Expr: expr}}})...)
+		}
+		if !pdiags.HasErrors() {
+			v, pdiags = evalExpr(expr, nil)
 		}
 		if pdiags.HasErrors() {
 			return cty.UnknownVal(decl.Type), hcl.Diagnostics{diag.Errorf(raw.Name, "Invalid value for variable",
@@ -194,7 +209,7 @@ func (raw rawVar) value(decl *variable) (cty.Value, hcl.Diagnostics) {
 func checkValidations(decl *variable, ctx *hcl.EvalContext) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	for _, val := range decl.Validations {
-		ok, cdiags := val.Condition.Value(ctx)
+		ok, cdiags := evalExpr(val.Condition, ctx)
 		diags = append(diags, cdiags...)
 		if cdiags.HasErrors() || !ok.IsKnown() {
 			continue
@@ -206,7 +221,7 @@ func checkValidations(decl *variable, ctx *hcl.EvalContext) hcl.Diagnostics {
 		if ok.True() {
 			continue
 		}
-		msg, mdiags := val.ErrorMessage.Value(ctx)
+		msg, mdiags := evalExpr(val.ErrorMessage, ctx)
 		diags = append(diags, mdiags...)
 		text := "The value is not valid."
 		if !mdiags.HasErrors() && msg.Type() == cty.String && msg.IsKnown() && !msg.IsNull() {

@@ -6,6 +6,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/hashicorp/hcl/v2/hclwrite"
+
+	"github.com/fsbench/fsbench/spec/srcfile"
 )
 
 // Format returns src in canonical layout: hclwrite.Format's indentation and
@@ -18,6 +20,10 @@ import (
 func Format(src []byte, filename string) ([]byte, hcl.Diagnostics) {
 	// Parse before touching anything: hclwrite.Format happily reshuffles
 	// broken input, and we must never "fix" a file we do not understand.
+	// Nesting the parser cannot recurse through is refused first.
+	if d := srcfile.CheckNesting(src, filename); d != nil {
+		return nil, hcl.Diagnostics{d}
+	}
 	_, diags := hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
 	if diags.HasErrors() {
 		return nil, diags

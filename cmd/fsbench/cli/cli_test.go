@@ -5,8 +5,12 @@ import (
 	"flag"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
+	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -56,5 +60,35 @@ func exits(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	if got != want {
 		ts.Fatalf("%s exited with %d, want %d", args[1], got, want)
+	}
+}
+
+// A spec or variable file that is no regular file, or one without end,
+// is refused at once; nothing blocks or grows without bound.
+func TestNonRegularInputsAreRefused(t *testing.T) {
+	dir := t.TempDir()
+	spec := filepath.Join(dir, "ok.fsb.hcl")
+	if err := os.WriteFile(spec, []byte("image \"d\" {\n  size = \"64MiB\"\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"validate", "/dev/zero"}, {"validate", "-var-file", "/dev/zero", spec}, {"validate", "-var-file", "/dev/urandom", spec},
+		{"validate", fifo}, {"validate", "-var-file", fifo, spec}, {"fmt", "-check", "/dev/zero"}, {"plan", fifo},
+	} {
+		done := make(chan int, 1)
+		var stdout, stderr strings.Builder
+		go func() { done <- Main(args, strings.NewReader(""), &stdout, &stderr, nil) }()
+		select {
+		case code := <-done:
+			if code != ExitIO || !strings.Contains(stderr.String(), "not a regular file") {
+				t.Errorf("%v: exit %d:\n%s", args, code, stderr.String())
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%v blocked", args)
+		}
 	}
 }

@@ -4,11 +4,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/fsbench/fsbench/spec"
 	"github.com/fsbench/fsbench/spec/diag"
+	"github.com/fsbench/fsbench/spec/srcfile"
 )
 
 // listFlag collects a repeatable flag.
@@ -92,12 +92,10 @@ func oneSpec(env *Env, fs *flag.FlagSet, sf *specFlags) (string, int) {
 		}
 	}
 	for _, f := range append([]string{fs.Arg(0)}, sf.varFiles...) {
-		r, err := os.Open(f)
-		if err != nil {
+		if _, err := srcfile.Read(f); err != nil {
 			fmt.Fprintf(env.Stderr, "fsbench %s: %s\n", fs.Name(), err)
 			return "", ExitIO
 		}
-		r.Close()
 	}
 	return fs.Arg(0), ExitOK
 }

@@ -3,12 +3,12 @@ package cli
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"os"
 
 	"github.com/fsbench/fsbench/internal/atomicfile"
 	"github.com/fsbench/fsbench/spec/diag"
 	"github.com/fsbench/fsbench/spec/hclfmt"
+	"github.com/fsbench/fsbench/spec/srcfile"
 )
 
 func runFmt(env *Env, args []string) int {
@@ -51,7 +51,7 @@ func worse(a, b int) int {
 }
 
 func fmtFile(env *Env, path string, check, showDiff, list bool) int {
-	src, err := os.ReadFile(path)
+	src, err := srcfile.Read(path)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "fsbench fmt: %s\n", err)
 		return ExitIO
@@ -85,7 +85,7 @@ func fmtFile(env *Env, path string, check, showDiff, list bool) int {
 }
 
 func fmtStdin(env *Env, check, showDiff bool) int {
-	src, err := io.ReadAll(env.Stdin)
+	src, err := srcfile.ReadFrom(env.Stdin, "stdin")
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "fsbench fmt: reading stdin: %s\n", err)
 		return ExitIO
