@@ -31,7 +31,9 @@ type tree struct {
 // otherwise the stage package fills it keeping owners, modes and device
 // nodes, and supplies the runner under which tools see them (for a type
 // that keeps none of them, without a fakeroot session).
-func (b *builder) stage(ctx context.Context, dir string, typ *filesystems.Type, c *plan.Contents, layers []string) (*tree, error) {
+//
+// Staging stops at limit bytes (see stage.Input.Limit).
+func (b *builder) stage(ctx context.Context, dir string, typ *filesystems.Type, c *plan.Contents, layers []string, limit int64) (*tree, error) {
 	if c == nil && len(layers) == 0 {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, err
@@ -47,7 +49,7 @@ func (b *builder) stage(ctx context.Context, dir string, typ *filesystems.Type, 
 	if t, err := b.inPlace(ctx, typ, c, layers); t != nil || err != nil {
 		return t, err
 	}
-	in := stage.Input{Epoch: b.opts.Epoch, Layers: layers, NoSession: typ.NoOwners}
+	in := stage.Input{Epoch: b.opts.Epoch, Layers: layers, NoSession: typ.NoOwners, Limit: limit}
 	if c == nil {
 		c = &plan.Contents{}
 	}

@@ -2,12 +2,14 @@ package imagegen
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 
 	"github.com/fsbench/fsbench/filesystems"
+	"github.com/fsbench/fsbench/imagegen/stage"
 	"github.com/fsbench/fsbench/internal/units"
 	"github.com/fsbench/fsbench/plan"
 )
@@ -38,7 +40,12 @@ func (b *builder) buildFilesystem(ctx context.Context, p plan.Partition, dir, im
 			return err
 		}
 	}
-	tree, err := b.stage(ctx, filepath.Join(dir, "root"), typ, f.Contents, b.layers[p.Name])
+	tree, err := b.stage(ctx, filepath.Join(dir, "root"), typ, f.Contents, b.layers[p.Name], stageLimit(typ, p.Size))
+	var big *stage.TooLargeError
+	if errors.As(err, &big) {
+		return fmt.Errorf("the contents (%s so far, at %s) do not fit partition %s (%s)%s",
+			units.HumanSize(big.Bytes), big.Member, p.Name, units.HumanSize(p.Size), compressedNote(typ))
+	}
 	if err != nil {
 		return fmt.Errorf("staging the contents of %s: %w", p.Name, err)
 	}
@@ -148,4 +155,21 @@ func sparseFile(path string, size int64) error {
 		return err
 	}
 	return f.Close()
+}
+
+// stageLimit bounds what may be staged for a filesystem of size bytes:
+// no more than fits in it, uncompressed; a compressing read-only type
+// (squashfs, erofs) may take eight times as much.
+func stageLimit(typ *filesystems.Type, size int64) int64 {
+	if typ.ReadOnly {
+		return 8 * size
+	}
+	return size
+}
+
+func compressedNote(typ *filesystems.Type) string {
+	if typ.ReadOnly {
+		return ", which takes 8 times its size before compression at most"
+	}
+	return ""
 }

@@ -46,6 +46,37 @@ type manifest struct {
 	// path. A hard link repeats its target's, so that replacing one name
 	// of the inode leaves the other with them.
 	xattrs map[string]map[string]string
+	// limit bounds the bytes staged (file data and an inode's worth per
+	// entry), 0 none; used counts them.
+	limit, used int64
+}
+
+// entryCost is what an entry takes besides its data: an inode and a
+// directory entry, about.
+const entryCost = 256
+
+// TooLargeError is contents that would take more than Input.Limit: a
+// tarball of a larger tree, a gzip bomb, a sparse file declaring more than
+// the partition holds. Staging stops at the member that goes past it.
+type TooLargeError struct {
+	Limit, Bytes int64 // Bytes: staged so far, the refused member included
+	Member       string
+}
+
+func (e *TooLargeError) Error() string {
+	return fmt.Sprintf("the contents (%d bytes so far, at %s) exceed the %d bytes they may take", e.Bytes, e.Member, e.Limit)
+}
+
+// charge counts an entry of size data bytes against the limit.
+func (m *manifest) charge(member string, size int64) error {
+	if m.limit <= 0 {
+		return nil
+	}
+	m.used += entryCost + max(size, 0)
+	if m.used > m.limit {
+		return &TooLargeError{Limit: m.limit, Bytes: m.used, Member: member}
+	}
+	return nil
 }
 
 func newManifest(epoch int64) *manifest {
@@ -162,6 +193,13 @@ func (w *writer) add(src *tar.Header, body io.Reader) error {
 		if h.Typeflag == tar.TypeDir {
 			h.Name += "/"
 		}
+	}
+	size := int64(0)
+	if h.Typeflag == tar.TypeReg {
+		size = h.Size
+	}
+	if err := w.m.charge(at, size); err != nil {
+		return err
 	}
 	if err := w.tw.WriteHeader(h); err != nil {
 		return fmt.Errorf("%s: %w", at, err)

@@ -46,6 +46,10 @@ type Input struct {
 	Files  []File
 	// Epoch is SOURCE_DATE_EPOCH: every mtime and atime ends at most this.
 	Epoch int64
+	// Limit bounds the bytes the tree may take (file data and an inode's
+	// worth per entry; 0: no bound): staging stops with a TooLargeError
+	// at the first member past it, before the disk fills.
+	Limit int64
 	// NoSession stages for a filesystem that keeps only names, file data
 	// and mtimes (FAT): no fakeroot session, only directories and regular
 	// files on disk (see diskSink). Entries still lists every entry with
@@ -96,6 +100,7 @@ func Build(ctx context.Context, workdir string, in Input) (_ *Tree, err error) {
 		return nil, err
 	}
 	m := newManifest(in.Epoch)
+	m.limit = in.Limit
 	untar := t.untar
 	if in.NoSession {
 		t.State, t.m = "", m
