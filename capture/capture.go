@@ -30,6 +30,10 @@ type Options struct {
 	Milestones []Milestone
 	// Priority is the scheduling the reading thread asks for.
 	Priority Priority
+	// KeepLines keeps every line in Result.Lines, for a caller that reads
+	// them afterwards; without it a capture of any length holds only the
+	// last line.
+	KeepLines bool
 }
 
 // Stop tells why a capture ended.
@@ -53,12 +57,15 @@ type Stamped struct {
 	Delta time.Duration // since the start of the previous line
 }
 
-// Result is what a capture saw. Lines holds one entry per line; a partial
-// line that was completed later is replaced by its complete form.
+// Result is what a capture saw. Lines holds one entry per line (with
+// Options.KeepLines; else only the last); a partial line that was
+// completed later is replaced by its complete form. Cut counts lines that
+// reached MaxLine and were cut there.
 type Result struct {
 	First      time.Time // arrival of the first byte
 	Base       time.Time // time base at the end of the capture
 	Lines      []Stamped
+	Cut        int
 	Milestones []Hit
 	Stop       Stop
 	// Sched is what the reading thread obtained of Options.Priority
@@ -135,7 +142,7 @@ func (c *capturer) line(l Line) (bool, error) {
 	if r.First.IsZero() {
 		r.First, r.Base = l.Start, l.Start
 	}
-	text := StripANSI(l.Text())
+	text := StripANSI(MatchText(l))
 	if c.opt.Reset != nil && c.opt.Reset.MatchString(text) {
 		r.Base = l.Start
 	}
@@ -145,11 +152,17 @@ func (c *capturer) line(l Line) (bool, error) {
 			s.Delta = l.Start.Sub(c.prev)
 		}
 		c.prev = l.Start
+		if !c.opt.KeepLines {
+			r.Lines = r.Lines[:0]
+		}
 		r.Lines = append(r.Lines, s)
 	} else {
 		// Continuation of a line already emitted as partial: same start.
 		s.Delta = r.Lines[len(r.Lines)-1].Delta
 		r.Lines[len(r.Lines)-1] = s
+	}
+	if l.Cut {
+		r.Cut++
 	}
 	for _, m := range c.ms {
 		if _, seen := r.Milestone(m.Name); !seen && m.Pattern.MatchString(text) {
@@ -160,6 +173,19 @@ func (c *capturer) line(l Line) (bool, error) {
 		return false, err
 	}
 	return c.opt.Quit != nil && c.opt.Quit.MatchString(text), nil
+}
+
+// MatchPrefix is how much of a line the milestone, reset and quit
+// patterns see: the lines they look for are short, and a hostile console's
+// megabyte-long lines would otherwise cost a regular-expression scan each.
+const MatchPrefix = 4096
+
+// MatchText is the start of a line's text (MatchPrefix bytes), for patterns.
+func MatchText(l Line) string {
+	if len(l.Bytes) > MatchPrefix {
+		return Line{Bytes: l.Bytes[:MatchPrefix]}.Text()
+	}
+	return l.Text()
 }
 
 // print writes the grabserial form. A line emitted in pieces gets one

@@ -90,7 +90,7 @@ func bootOnce(t *testing.T) (med, mx time.Duration) {
 	s := bootScript()
 	var raw, out bytes.Buffer
 	sentc := s.play(master)
-	res, err := Capture(context.Background(), slave, Options{
+	res, err := Capture(context.Background(), slave, Options{KeepLines: true,
 		Raw:     &raw,
 		Out:     &out,
 		Reset:   regexp.MustCompile(`Starting kernel`),
@@ -280,7 +280,7 @@ func TestQuitPattern(t *testing.T) {
 	s.uart("three\r\n")
 	done := s.play(master)
 	var raw bytes.Buffer
-	res, err := Capture(context.Background(), slave, Options{Raw: &raw, Quit: regexp.MustCompile(`QUIT`)})
+	res, err := Capture(context.Background(), slave, Options{KeepLines: true, Raw: &raw, Quit: regexp.MustCompile(`QUIT`)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -299,7 +299,7 @@ func TestTimeout(t *testing.T) {
 		t.Fatal(err)
 	}
 	t0 := time.Now()
-	res, err := Capture(context.Background(), slave, Options{Timeout: 300 * time.Millisecond})
+	res, err := Capture(context.Background(), slave, Options{KeepLines: true, Timeout: 300 * time.Millisecond})
 	el := time.Since(t0)
 	if err != nil {
 		t.Fatal(err)
@@ -325,7 +325,7 @@ func TestEOFAndNoMilestones(t *testing.T) {
 	}
 	go func() { time.Sleep(50 * time.Millisecond); master.Close() }()
 	var out bytes.Buffer
-	res, err := Capture(context.Background(), slave, Options{Out: &out, Idle: -1})
+	res, err := Capture(context.Background(), slave, Options{KeepLines: true, Out: &out, Idle: -1})
 	if err != nil || res.Stop != StopEOF || len(res.Lines) != 2 || !res.Lines[1].Partial {
 		t.Fatalf("res %+v err %v", res, err)
 	}

@@ -31,7 +31,15 @@ type Line struct {
 	// Shown is how many leading bytes of Bytes an earlier partial emission
 	// of the same line already delivered; 0 for a fresh line.
 	Shown int
+	// Cut is set on a line that reached MaxLine bytes without a '\n': it
+	// ends there, and the rest of the console line follows as a new line.
+	// The raw stream keeps every byte.
+	Cut bool
 }
+
+// MaxLine bounds a line: a console that sends a gigabyte without a
+// newline must not hold it all in memory. Result frames are far shorter.
+const MaxLine = 1 << 20
 
 // Text is the line for matching: without the '\n' and the '\r's before it.
 // ANSI escapes are kept; see StripANSI.
@@ -239,15 +247,21 @@ func (r *Reader) take(t time.Time, n int, err error) (complete, arm, ok bool) {
 		}
 		c.last = t
 		i := bytes.IndexByte(b, '\n')
+		n, cut := i+1, false
 		if i < 0 {
+			n = len(b)
+		}
+		if room := MaxLine - (c.end - c.start); n > room {
+			n, cut = room, true
+		} else if i < 0 {
 			c.end += len(b)
 			break
 		}
-		c.end += i + 1
+		c.end += n
 		// Capacity clipped: appending to a line never writes into the arena.
-		r.lines = append(r.lines, Line{Start: c.first, End: t, Bytes: c.arena[c.start:c.end:c.end], Shown: c.shown})
+		r.lines = append(r.lines, Line{Start: c.first, End: t, Bytes: c.arena[c.start:c.end:c.end], Shown: c.shown, Cut: cut})
 		c.start, c.shown = c.end, 0
-		b = b[i+1:]
+		b = b[n:]
 		complete = true
 	}
 	if err != nil {

@@ -80,7 +80,7 @@ func TestOpenUnix(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	res, err := Capture(context.Background(), f, Options{Quit: regexp.MustCompile(`# $`), Idle: 50 * time.Millisecond, Timeout: 5 * time.Second})
+	res, err := Capture(context.Background(), f, Options{KeepLines: true, Quit: regexp.MustCompile(`# $`), Idle: 50 * time.Millisecond, Timeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -57,8 +57,9 @@ func (b *builder) vmPopulate(ctx context.Context, fstype, img string, t *tree, w
 	defer vm.Close()
 	var tail bytes.Buffer
 	res, err := capture.Capture(ctx, vm.Console(), capture.Options{
-		Raw:  &tail,
-		Quit: populateMarkers,
+		KeepLines: true,
+		Raw:       &tail,
+		Quit:      populateMarkers,
 	})
 	if err != nil {
 		return fmt.Errorf("helper boot: %w", err)

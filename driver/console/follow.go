@@ -193,7 +193,7 @@ const MaxPanics = 3
 var ErrPanics = errors.New("the target's kernel panicked")
 
 func (f *follower) line(l capture.Line) error {
-	text := capture.StripANSI(l.Text())
+	text := capture.StripANSI(capture.MatchText(l))
 	if l.Shown == 0 {
 		switch {
 		case kernelBanner.MatchString(text):

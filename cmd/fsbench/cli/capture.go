@@ -101,6 +101,9 @@ func runCapture(env *Env, args []string) int {
 		return ExitIO
 	}
 	reportMilestones(env, res)
+	if res != nil && res.Cut > 0 {
+		fmt.Fprintf(env.Stderr, "fsbench capture: %d line(s) longer than %d bytes were cut there for printing and decoding; the -log file keeps every byte\n", res.Cut, capture.MaxLine)
+	}
 	if sink.problems > 0 {
 		fmt.Fprintf(env.Stderr, "fsbench capture: %d corrupted or incomplete result frame(s) rejected\n", sink.problems)
 	}
