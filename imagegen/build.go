@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/sirupsen/logrus"
@@ -118,7 +120,8 @@ func Build(ctx context.Context, p *plan.Plan, v plan.Variant, opts Options) (*Ma
 	// Work files (staged trees, the payload) live beside the outputs, on
 	// a disk that has room for them; filesystem images go to the scratch
 	// in memory when it has room for them.
-	work, err := os.MkdirTemp(dir, ".work-")
+	removeStaleOutputs(dir, b.log)
+	work, err := os.MkdirTemp(dir, workPrefix+strconv.Itoa(os.Getpid())+"-")
 	if err == nil {
 		work, err = filepath.Abs(work)
 	}
@@ -152,6 +155,9 @@ func Build(ctx context.Context, p *plan.Plan, v plan.Variant, opts Options) (*Ma
 		abortAll(bf.files) // after CommitAll, Abort does nothing
 		abortAll(pending)
 	}()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if b.layers, err = b.rootLayers(ctx, p, v, dir, work, m); err != nil {
 		return nil, err
 	}
@@ -174,6 +180,11 @@ func Build(ctx context.Context, p *plan.Plan, v plan.Variant, opts Options) (*Ma
 		return nil, err
 	}
 	pending = append(append(pending, bf.files...), mf)
+	// An interrupt that came while the last tools finished leaves nothing
+	// at the output paths either: nothing is committed once it came.
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if err := atomicfile.CommitAll(pending...); err != nil {
 		return nil, err
 	}
@@ -295,4 +306,32 @@ func firstError(errs []error) error {
 		}
 	}
 	return canceled
+}
+
+// workPrefix starts the name of a build's work directory, followed by the
+// builder's process id.
+const workPrefix = ".work-"
+
+// removeStaleOutputs removes from a variant's output directory the work
+// directories and unfinished files that builds of this user left when
+// they were killed: those whose process is gone. A build running beside
+// this one keeps its own.
+func removeStaleOutputs(dir string, log logrus.FieldLogger) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		pid, ok := atomicfile.PartialOwner(e.Name())
+		if rest, work := strings.CutPrefix(e.Name(), workPrefix); work && e.IsDir() {
+			n, _, _ := strings.Cut(rest, "-")
+			pid, err = strconv.Atoi(n)
+			ok = err == nil && pid > 0
+		}
+		if !ok || !ownedByMe(e) || processAlive(pid) {
+			continue
+		}
+		log.Infof("removing %s, left by an interrupted build", e.Name())
+		os.RemoveAll(filepath.Join(dir, e.Name()))
+	}
 }

@@ -98,6 +98,9 @@ func (b *builder) check(ctx context.Context, p plan.Partition, ph placeholders, 
 		return err
 	}
 	if _, err := runTool(ctx, plainRunner, lim, argv, env); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err() // stopped, not a verdict on the filesystem
+		}
 		return fmt.Errorf("the %s checker rejects the new filesystem of %s: %w", p.Filesystem.Type, p.Name, err)
 	}
 	return nil

@@ -65,7 +65,11 @@ func decodeVariable(b *hcl.Block) (*variable, hcl.Diagnostics) {
 	if a, ok := c.Attributes["default"]; ok {
 		dv, ddiags := evalExpr(a.Expr, nil)
 		diags = append(diags, ddiags...)
-		if !ddiags.HasErrors() {
+		if ddiags.HasErrors() {
+			// A default was written, though wrong (it names another
+			// variable, say): the variable is not also "required".
+			v.Default = cty.UnknownVal(v.Type)
+		} else {
 			cv, err := convert.Convert(dv, v.Type)
 			if err != nil {
 				diags = append(diags, diag.Errorf(a.Expr.Range(), "Invalid default value for variable",

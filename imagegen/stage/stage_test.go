@@ -413,3 +413,21 @@ func TestCommand(t *testing.T) {
 		t.Errorf("Remove left %s", filepath.Dir(tree.Root))
 	}
 }
+
+// An archive that is no tarball is named for what it is, not reported as
+// an unexpected end of file.
+func TestNotATarball(t *testing.T) {
+	for what, content := range map[string]string{
+		"a zip archive": "PK\x03\x04\x14\x00\x00\x00rest", "a 7-Zip archive": "7z\xbc\xaf\x27\x1c\x00\x04",
+		"an ar archive": "!<arch>\ndebian-binary", "a squashfs image": "hsqs\x00\x00\x00\x00",
+	} {
+		p := filepath.Join(t.TempDir(), "rootfs.tar")
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := Build(context.Background(), filepath.Join(t.TempDir(), "w"), Input{Tar: p, Epoch: testEpoch, NoSession: true})
+		if err == nil || !strings.Contains(err.Error(), what+", not a tarball") {
+			t.Errorf("%s: %v", what, err)
+		}
+	}
+}

@@ -50,7 +50,7 @@ func openTarball(ctx context.Context, path string) (r io.Reader, done func(abort
 	if err != nil {
 		return nil, nil, err
 	}
-	magic := make([]byte, 6)
+	magic := make([]byte, 8)
 	n, _ := f.ReadAt(magic, 0)
 	magic = magic[:n]
 	closeFile := func(bool) error { return f.Close() }
@@ -68,6 +68,12 @@ func openTarball(ctx context.Context, path string) (r io.Reader, done func(abort
 		return decompress(ctx, f, "xz")
 	case bytes.HasPrefix(magic, []byte{0x28, 0xb5, 0x2f, 0xfd}):
 		return decompress(ctx, f, "zstd")
+	}
+	for _, other := range notTar {
+		if bytes.HasPrefix(magic, other.magic) {
+			f.Close()
+			return nil, nil, fmt.Errorf("%s, not a tarball: contents { tar } takes a tar archive, plain or compressed with gzip, bzip2, xz or zstd", other.what)
+		}
 	}
 	return bufio.NewReader(f), closeFile, nil
 }
@@ -105,4 +111,16 @@ func decompress(ctx context.Context, f *os.File, tool string) (io.Reader, func(b
 		return nil
 	}
 	return out, done, nil
+}
+
+// notTar are archives and images people give for a tarball, by magic.
+var notTar = []struct {
+	magic []byte
+	what  string
+}{
+	{[]byte("PK\x03\x04"), "a zip archive"}, {[]byte("PK\x05\x06"), "an empty zip archive"},
+	{[]byte("7z\xbc\xaf\x27\x1c"), "a 7-Zip archive"}, {[]byte("Rar!"), "a RAR archive"},
+	{[]byte("\x89LZO"), "an LZO file"}, {[]byte("\x04\x22\x4d\x18"), "an LZ4 file"},
+	{[]byte("hsqs"), "a squashfs image"}, {[]byte("070707"), "a cpio archive"}, {[]byte("070701"), "a cpio archive"},
+	{[]byte("!<arch>"), "an ar archive"},
 }

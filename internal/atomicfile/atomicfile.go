@@ -8,6 +8,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 )
 
@@ -20,9 +22,26 @@ type File struct {
 	synced bool
 }
 
+// partialMark follows a final name in its temporary name, then the id of
+// the process that writes it: .NAME.partial-PID-RANDOM.
+const partialMark = ".partial-"
+
+// PartialOwner returns the process id in the temporary name name, or
+// false when name is none: a file a killed process left behind has the
+// id of a process that is gone.
+func PartialOwner(name string) (int, bool) {
+	i := strings.LastIndex(name, partialMark)
+	if !strings.HasPrefix(name, ".") || i < 0 {
+		return 0, false
+	}
+	pid, _, ok := strings.Cut(name[i+len(partialMark):], "-")
+	n, err := strconv.Atoi(pid)
+	return n, ok && err == nil && n > 0
+}
+
 // Create starts a file that Commit will put at path with the given mode.
 func Create(path string, mode os.FileMode) (*File, error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".partial-")
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+partialMark+strconv.Itoa(os.Getpid())+"-")
 	if err != nil {
 		return nil, err
 	}

@@ -50,6 +50,10 @@ func runBuild(env *Env, args []string) int {
 		fmt.Fprintf(env.Stderr, "fsbench build: %s\n", err)
 		return ExitUsage
 	}
+	// From here on an interrupt is handled: sealing the plan digests
+	// every input, which takes a while for a large tree.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	s, p, diags := plan.LoadSealed(path, sf.options(env))
 	writeDiags(env, s, diags)
 	if diags.HasErrors() {
@@ -59,16 +63,16 @@ func runBuild(env *Env, args []string) int {
 	if code != ExitOK {
 		return code
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	for _, v := range variants {
 		m, err := imagegen.Build(ctx, p, v, imagegen.Options{OutDir: *out, SpecDir: s.Dir, Epoch: epoch, Jobs: *jobs, Log: env.Log,
 			Compress: compress, FullSHA256: *fullSHA, Runner: *runner, NoPayload: *noPayload, CacheDir: lookupEnv(env.Environ, "FSBENCH_CACHE")})
 		if err != nil {
-			fmt.Fprintf(env.Stderr, "fsbench build: variant %s: %s\n", v.Name, err)
 			if ctx.Err() != nil {
+				// Whatever a tool said as it was stopped is no verdict.
+				fmt.Fprintf(env.Stderr, "fsbench build: interrupted while building variant %s; nothing unfinished was left at the output paths\n", v.Name)
 				return ExitInterrupted
 			}
+			fmt.Fprintf(env.Stderr, "fsbench build: variant %s: %s\n", v.Name, err)
 			return ExitBuild
 		}
 		for _, img := range m.Images {

@@ -33,6 +33,12 @@ func TestScripts(t *testing.T) {
 		UpdateScripts:       *updateScripts,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"exits": exits,
+			// sleep DURATION: let a background command get under way.
+			"sleep": func(ts *testscript.TestScript, neg bool, args []string) {
+				d, err := time.ParseDuration(strings.Join(args, ""))
+				ts.Check(err)
+				time.Sleep(d)
+			},
 		},
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("FSBENCH_LOG", "warn")

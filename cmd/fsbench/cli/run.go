@@ -81,6 +81,10 @@ func runRun(env *Env, args []string) int {
 		fmt.Fprintf(env.Stderr, "fsbench run: %s\n", err)
 		return ExitUsage
 	}
+	// From here on an interrupt is handled: sealing the plan digests
+	// every input, which takes a while for a large tree.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	s, p, diags := plan.LoadSealed(path, sf.options(env))
 	writeDiags(env, s, diags)
 	if diags.HasErrors() {
@@ -115,8 +119,6 @@ func runRun(env *Env, args []string) int {
 			return ExitUsage
 		}
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 
 	start := time.Now()
 	var results []variantResults
@@ -125,12 +127,13 @@ func runRun(env *Env, args []string) int {
 		if o := run.Outcome; o != nil && o.Summary != nil {
 			results = append(results, variantResults{name: run.Variant, results: o.Summary.Results})
 		}
-		if run.Err != nil {
+		switch {
+		case run.Err != nil && ctx.Err() != nil:
+			fmt.Fprintf(env.Stderr, "fsbench run: variant %s: interrupted\n", run.Variant)
+			code = ExitInterrupted
+		case run.Err != nil:
 			fmt.Fprintf(env.Stderr, "fsbench run: variant %s: %s\n", run.Variant, run.Err)
 			code = ExitBuild
-			if ctx.Err() != nil {
-				code = ExitInterrupted
-			}
 		}
 	}
 	writeSummary(env.Stdout, results)
