@@ -363,3 +363,38 @@ func mkfsArgLists() map[string]mkfsArgs {
 		}},
 	}
 }
+
+// MkfsArgOptions describes the options mkfs_args may pass to t's mkfs,
+// each with the kind of value it takes, for the reference.
+func (t *Type) MkfsArgOptions() []string {
+	list, ok := mkfsArgLists()[t.Tool]
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, r := range list.rules {
+		if r.use != "" {
+			continue
+		}
+		names := strings.Join(r.names, "|")
+		switch r.kind {
+		case argNone:
+			out = append(out, names)
+		case argNumber:
+			out = append(out, names+" NUMBER")
+		case argSize:
+			out = append(out, names+" SIZE")
+		case argWord:
+			out = append(out, names+" NAME")
+		case argEnum:
+			out = append(out, names+" "+strings.Join(r.values, "|"))
+		case argWordList:
+			out = append(out, names+" NAME,...")
+		case argHex:
+			out = append(out, names+" HEX")
+		case argSubopts:
+			out = append(out, names+" "+strings.Join(slices.Sorted(maps.Keys(r.keys)), "|")+"[=VALUE],...")
+		}
+	}
+	return out
+}

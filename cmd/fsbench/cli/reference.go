@@ -69,6 +69,9 @@ func writeFSReference(w io.Writer, t *filesystems.Type) {
 	if t.Note != "" {
 		fmt.Fprintf(w, ". %s", t.Note)
 	}
+	if opts := t.MkfsArgOptions(); len(opts) > 0 {
+		fmt.Fprintf(w, "\n- `mkfs_args` may pass %s (docs/security.md)", strings.Join(quoteEach(opts, "`"), ", "))
+	}
 	fmt.Fprintf(w, "\n")
 	if len(t.Features) > 0 {
 		fmt.Fprintf(w, "- features: %s\n", strings.Join(quoteEach(t.Features, "`"), ", "))
