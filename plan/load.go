@@ -35,3 +35,20 @@ func load(path string, opts spec.Options, seal bool) (*spec.Spec, *Plan, hcl.Dia
 	diag.Sort(diags)
 	return s, p, diags
 }
+
+// LoadSealedSource is LoadSealed for a spec already in memory (another
+// version of a spec, read from git): relative paths count from path's
+// directory, and inputs are read from there.
+func LoadSealedSource(path string, src []byte, opts spec.Options) (*spec.Spec, *Plan, hcl.Diagnostics) {
+	s, diags := spec.LoadSource(path, src, opts)
+	if diags.HasErrors() {
+		return s, nil, diags
+	}
+	p, pdiags := Resolve(s)
+	diags = append(diags, pdiags...)
+	if !diags.HasErrors() {
+		diags = append(diags, p.Seal(s)...)
+	}
+	diag.Sort(diags)
+	return s, p, diags
+}

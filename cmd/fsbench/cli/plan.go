@@ -1,18 +1,25 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"maps"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/hashicorp/hcl/v2"
+
 	"github.com/fsbench/fsbench/filesystems"
+	"github.com/fsbench/fsbench/internal/gitrev"
 	"github.com/fsbench/fsbench/internal/units"
 	"github.com/fsbench/fsbench/plan"
+	"github.com/fsbench/fsbench/plan/plandiff"
 	"github.com/fsbench/fsbench/recipes"
+	"github.com/fsbench/fsbench/spec"
 	"github.com/fsbench/fsbench/spec/fields"
 )
 
@@ -21,8 +28,9 @@ func runPlan(env *Env, args []string) int {
 		"Resolve a spec and show, per variant, the partition table, the exact mkfs and\npopulate command lines, mount options, kernel command line, the tests with their\ncases, and a fingerprint of every input. -json writes the plan ("+plan.Format+")\nthat 'build' and the target runner consume.")
 	var sf specFlags
 	sf.register(fs)
-	asJSON := fs.Bool("json", false, "write the resolved plan as JSON on stdout")
+	asJSON := fs.Bool("json", false, "write the resolved plan as JSON on stdout (with -compare, the diff as "+plandiff.Format+")")
 	variant := fs.String("variant", "", "only this variant")
+	compare := fs.String("compare", "", "show what changes from another version of the spec: a file, or a git revision of the same path (origin/main, HEAD~1), read with git show")
 	if code, done := parse(fs, args); done {
 		return code
 	}
@@ -41,6 +49,9 @@ func runPlan(env *Env, args []string) int {
 		return code
 	}
 	p.Variants = variants
+	if *compare != "" {
+		return comparePlans(env, &sf, path, *compare, *variant, p, *asJSON)
+	}
 	if *asJSON {
 		enc := json.NewEncoder(env.Stdout)
 		enc.SetIndent("", "  ")
@@ -272,4 +283,55 @@ func shellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// comparePlans loads the other version of the spec and writes what
+// changes from it to p. The exit code says what the change changes:
+// ExitOK nothing, ExitTestsChanged only the tests, ExitImageChanged the
+// images, ExitBreaking the images in a way that breaks an installed base.
+func comparePlans(env *Env, sf *specFlags, path, ref, variant string, p *plan.Plan, asJSON bool) int {
+	var (
+		s      *spec.Spec
+		old    *plan.Plan
+		diags  hcl.Diagnostics
+		oldRef = ref
+	)
+	if fi, err := os.Stat(ref); err == nil && fi.Mode().IsRegular() {
+		s, old, diags = plan.LoadSealed(ref, sf.options(env))
+	} else {
+		src, err := gitrev.Show(context.Background(), ref, path)
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "fsbench plan: -compare %s: neither a file nor a git revision of %s: %s\n", ref, path, err)
+			return ExitIO
+		}
+		oldRef = ref + ":" + path
+		s, old, diags = plan.LoadSealedSource(path, src, sf.options(env))
+	}
+	if diags.HasErrors() {
+		fmt.Fprintf(env.Stderr, "fsbench plan: the version to compare with (%s) does not load:\n", oldRef)
+		writeDiags(env, s, diags)
+		return ExitInvalid
+	}
+	if variant != "" {
+		old.Variants = slices.DeleteFunc(old.Variants, func(v plan.Variant) bool { return v.Name != variant })
+	}
+	d := plandiff.Compare(old, p, oldRef, path)
+	var err error
+	if asJSON {
+		err = d.WriteJSON(env.Stdout)
+	} else {
+		err = d.WriteText(env.Stdout)
+	}
+	if err != nil {
+		return ExitIO
+	}
+	switch {
+	case d.Breaking:
+		return ExitBreaking
+	case d.ImageChanged:
+		return ExitImageChanged
+	case d.TestsChanged:
+		return ExitTestsChanged
+	}
+	return ExitOK
 }
