@@ -85,17 +85,23 @@ func oneSpec(env *Env, fs *flag.FlagSet, sf *specFlags) (string, int) {
 		fs.Usage()
 		return "", ExitUsage
 	}
+	return specArg(env, fs, sf, fs.Arg(0))
+}
+
+// specArg checks the -var flags and that the spec and var-files can be
+// read, and returns the spec's path.
+func specArg(env *Env, fs *flag.FlagSet, sf *specFlags, path string) (string, int) {
 	for _, v := range sf.vars {
 		if _, _, err := spec.ParseVarFlag(v); err != nil {
 			fmt.Fprintf(env.Stderr, "fsbench %s: %s\n", fs.Name(), err)
 			return "", ExitUsage
 		}
 	}
-	for _, f := range append([]string{fs.Arg(0)}, sf.varFiles...) {
+	for _, f := range append([]string{path}, sf.varFiles...) {
 		if _, err := srcfile.Read(f); err != nil {
 			fmt.Fprintf(env.Stderr, "fsbench %s: %s\n", fs.Name(), err)
 			return "", ExitIO
 		}
 	}
-	return fs.Arg(0), ExitOK
+	return path, ExitOK
 }
