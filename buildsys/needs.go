@@ -51,7 +51,6 @@ func Analyze(p *plan.Plan) *Needs {
 		if !slices.ContainsFunc(n.Boards, func(b plan.Board) bool { return sameBoard(b, v.Board) }) {
 			n.Boards = append(n.Boards, v.Board)
 		}
-		fsOf := map[string]string{}
 		for _, img := range v.Images {
 			n.Tables = addOnce(n.Tables, img.Table)
 			for _, pt := range img.Partitions {
@@ -59,7 +58,6 @@ func Analyze(p *plan.Plan) *Needs {
 					continue
 				}
 				n.addFilesystem(pt.Filesystem)
-				fsOf[pt.Name] = pt.Filesystem.Type
 				if pt.Root {
 					root[pt.Filesystem.Type] = true
 				} else {
@@ -74,8 +72,8 @@ func Analyze(p *plan.Plan) *Needs {
 			if !ok {
 				continue
 			}
-			if fs := fsOf[t.On]; fs != "" && (rec.Needs.Checker || rec.Needs.Mkfs) {
-				n.TargetFS = addOnce(n.TargetFS, fs)
+			if pt, ok := v.TestPartition(t.On); ok && pt.Filesystem != nil && (rec.Needs.Checker || rec.Needs.Mkfs) {
+				n.TargetFS = addOnce(n.TargetFS, pt.Filesystem.Type)
 				n.FSTools = addOnce(n.FSTools, t.Recipe)
 			}
 			for _, p := range append(slices.Clone(rec.Needs.Programs), rec.Needs.Prefers...) {

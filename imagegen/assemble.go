@@ -2,13 +2,18 @@ package imagegen
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/fsbench/fsbench/imagegen/bmap"
 	"github.com/fsbench/fsbench/internal/atomicfile"
@@ -57,7 +62,7 @@ func (f *imageFile) place(off int64, path string, limit int64) error {
 // with one directory sync for all.
 func (b *builder) assemble(ctx context.Context, img plan.Image, out *imageFile) (*ImageManifest, []*atomicfile.File, error) {
 	for _, r := range img.Raw {
-		if err := copyFileAt(out.File.File, r.Offset, b.input(r.File), r.Size); err != nil {
+		if err := copyRawAt(out.File.File, r, b.input(r.File)); err != nil {
 			return nil, nil, fmt.Errorf("raw region %s: %w", r.Name, err)
 		}
 	}
@@ -125,19 +130,92 @@ func (b *builder) input(p string) string {
 // copyFileAt copies the data of the file at path into dst at off,
 // refusing a file larger than limit.
 func copyFileAt(dst *os.File, off int64, path string, limit int64) error {
-	src, err := os.Open(path)
+	src, _, err := openAtMost(path, limit)
 	if err != nil {
 		return err
 	}
 	defer src.Close()
+	return copySparse(dst, off, src)
+}
+
+// openAtMost opens the file at path and returns its size, refusing a
+// file larger than limit.
+func openAtMost(path string, limit int64) (*os.File, int64, error) {
+	src, err := os.Open(path)
+	if err != nil {
+		return nil, 0, err
+	}
 	fi, err := src.Stat()
+	if err != nil {
+		src.Close()
+		return nil, 0, err
+	}
+	if fi.Size() > limit {
+		src.Close()
+		return nil, 0, fmt.Errorf("%s holds %d bytes, more than the %d bytes of its place", path, fi.Size(), limit)
+	}
+	return src, fi.Size(), nil
+}
+
+// copyRawAt copies the data of the raw region r's file, at path, to
+// r.Offset, except the bytes in r.Holes, which the partition table
+// writes; like copyFileAt it leaves holes where the file has holes or
+// zeros, and refuses a file larger than the region.
+func copyRawAt(dst *os.File, r plan.Raw, path string) error {
+	if len(r.Holes) == 0 {
+		return copyFileAt(dst, r.Offset, path, r.Size)
+	}
+	src, size, err := openAtMost(path, r.Size)
 	if err != nil {
 		return err
 	}
-	if fi.Size() > limit {
-		return fmt.Errorf("%s holds %d bytes, more than the %d bytes of its place", path, fi.Size(), limit)
+	defer src.Close()
+	for _, h := range r.Holes {
+		if h.Offset < 0 || h.Size <= 0 || h.Offset+h.Size > r.Size {
+			return fmt.Errorf("hole of %d bytes at %d is not inside the %d bytes of the region", h.Size, h.Offset, r.Size)
+		}
 	}
-	return copySparse(dst, off, src)
+	holes := slices.Clone(r.Holes)
+	slices.SortFunc(holes, func(a, b plan.Hole) int { return cmp.Compare(a.Offset, b.Offset) })
+	buf := make([]byte, copyBufSize)
+	// The pieces of the file between the holes, each copied as
+	// copySparse copies a whole file: data extents only.
+	pos := int64(0)
+	for _, h := range append(holes, plan.Hole{Offset: size}) {
+		if end := min(h.Offset, size); pos < end {
+			if err := copyExtents(dst, r.Offset, src, pos, end, buf); err != nil {
+				return err
+			}
+		}
+		pos = max(pos, h.Offset+h.Size)
+	}
+	return nil
+}
+
+// copyExtents copies the data extents of src between start and end to
+// dst at off+start, where copyRange leaves out all-zero blocks.
+func copyExtents(dst *os.File, off int64, src *os.File, start, end int64, buf []byte) error {
+	for pos := start; pos < end; {
+		data, err := src.Seek(pos, unix.SEEK_DATA)
+		if errors.Is(err, unix.ENXIO) {
+			return nil // only a hole remains
+		}
+		if err != nil {
+			data = pos // no SEEK_DATA support: treat all as data
+		}
+		if data >= end {
+			return nil
+		}
+		hole, err := src.Seek(data, unix.SEEK_HOLE)
+		if err != nil || hole > end {
+			hole = end
+		}
+		if err := copyRange(dst, off, src, data, hole, buf); err != nil {
+			return err
+		}
+		pos = hole
+	}
+	return nil
 }
 
 // fileSHA256 digests the whole of f, holes included, whatever its offset.

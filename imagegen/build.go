@@ -90,7 +90,7 @@ func DefaultCacheDir() string {
 type builder struct {
 	opts    Options
 	log     logrus.FieldLogger
-	layers  map[string][]string // partition name -> tarballs staged over its contents
+	layers  map[string][]string // root partition name -> tarballs staged over its contents
 	arch    arch.Arch           // the board's
 	scratch *scratch
 }
@@ -287,7 +287,7 @@ func (b *builder) buildOrder(parts []plan.Partition) []int {
 		order[i] = i
 	}
 	filled := func(p plan.Partition) bool {
-		return p.Filesystem != nil && (p.Filesystem.Contents != nil || len(b.layers[p.Name]) > 0)
+		return p.Filesystem != nil && (p.Filesystem.Contents != nil || len(b.layersOf(p)) > 0)
 	}
 	sort.SliceStable(order, func(a, b int) bool { return filled(parts[order[a]]) && !filled(parts[order[b]]) })
 	return order
@@ -334,4 +334,14 @@ func removeStaleOutputs(dir string, log logrus.FieldLogger) {
 		log.Infof("removing %s, left by an interrupted build", e.Name())
 		os.RemoveAll(filepath.Join(dir, e.Name()))
 	}
+}
+
+// layersOf returns the tarballs staged over a partition's contents: the
+// payload and userland, which go to the root partition only (another
+// image may have a partition of the same name).
+func (b *builder) layersOf(p plan.Partition) []string {
+	if !p.Root {
+		return nil
+	}
+	return b.layers[p.Name]
 }

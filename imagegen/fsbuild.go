@@ -40,7 +40,7 @@ func (b *builder) buildFilesystem(ctx context.Context, p plan.Partition, dir, im
 			return err
 		}
 	}
-	tree, err := b.stage(ctx, filepath.Join(dir, "root"), typ, f.Contents, b.layers[p.Name], stageLimit(typ, p.Size))
+	tree, err := b.stage(ctx, filepath.Join(dir, "root"), typ, f.Contents, b.layersOf(p), stageLimit(typ, p.Size))
 	var big *stage.TooLargeError
 	if errors.As(err, &big) {
 		return fmt.Errorf("the contents (%s so far, at %s) do not fit partition %s (%s)%s",
@@ -69,7 +69,7 @@ func (b *builder) buildFilesystem(ctx context.Context, p plan.Partition, dir, im
 			return err
 		}
 	}
-	if typ.Populate == filesystems.PopulateVM && (f.Contents != nil || len(b.layers[p.Name]) > 0) {
+	if typ.Populate == filesystems.PopulateVM && (f.Contents != nil || len(b.layersOf(p)) > 0) {
 		if err := b.vmPopulate(ctx, f.Type, out, tree, dir, lim); err != nil {
 			return err
 		}

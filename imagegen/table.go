@@ -3,12 +3,10 @@ package imagegen
 import (
 	"encoding/binary"
 	"fmt"
-	"io/fs"
 	"os"
 	"strconv"
 	"strings"
 
-	"github.com/diskfs/go-diskfs/partition/gpt"
 	"github.com/diskfs/go-diskfs/partition/mbr"
 
 	"github.com/fsbench/fsbench/plan"
@@ -23,40 +21,25 @@ func writeTable(f *os.File, img plan.Image) error {
 	return writeMBR(f, img)
 }
 
-// gptLegacyBootable is attribute bit 2, "legacy BIOS bootable", which
-// some firmware and U-Boot's distro boot read on GPT disks.
-const gptLegacyBootable = 1 << 2
-
-func writeGPT(f *os.File, img plan.Image) error {
-	t := &gpt.Table{
-		LogicalSectorSize:  int(img.SectorSize),
-		PhysicalSectorSize: int(img.SectorSize),
-		GUID:               img.DiskID,
-		ProtectiveMBR:      true,
-	}
-	for _, p := range img.Partitions {
-		gp := &gpt.Partition{
-			Index: p.Number,
-			Start: uint64(p.StartSector),
-			End:   uint64(p.EndSector),
-			Size:  uint64(p.Size),
-			Type:  gpt.Type(strings.ToUpper(p.Type)),
-			Name:  p.Label,
-			GUID:  p.UUID,
-		}
-		if p.Bootable {
-			gp.Attributes |= gptLegacyBootable
-		}
-		t.Partitions = append(t.Partitions, gp)
-	}
-	return t.Write(unsyncedFile{f}, img.Size)
-}
-
-// writeMBR writes the primary table with go-diskfs, then what it does not
-// write: the disk signature and the chain of EBRs that holds logical
-// partitions.
+// writeMBR writes the MBR: primary partition n in entry n-1, the
+// extended partition in the entry of its slot, other entries zero, the
+// disk signature at 440; then the chain of EBRs that holds the logical
+// partitions. Bytes 0-439, boot code a raw region may have put there,
+// are not touched.
 func writeMBR(f *os.File, img plan.Image) error {
-	t := &mbr.Table{LogicalSectorSize: int(img.SectorSize), PhysicalSectorSize: int(img.SectorSize)}
+	var entries [4][]byte
+	var owners [4]string
+	put := func(slot int, name string, p *mbr.Partition) error {
+		if slot < 1 || slot > 4 {
+			return fmt.Errorf("%s: MBR entry %d is not 1-4", name, slot)
+		}
+		if owners[slot-1] != "" {
+			return fmt.Errorf("%s and %s both in MBR entry %d", owners[slot-1], name, slot)
+		}
+		owners[slot-1] = name
+		entries[slot-1] = entryBytes(p, int64(p.Start))
+		return nil
+	}
 	var logical []plan.Partition
 	for _, p := range img.Partitions {
 		if p.Logical {
@@ -67,17 +50,28 @@ func writeMBR(f *os.File, img plan.Image) error {
 		if err != nil {
 			return err
 		}
-		t.Partitions = append(t.Partitions, mbrEntry(p.Bootable, typ, p.StartSector, p.Sectors))
+		if err := put(p.Number, "partition "+p.Name, mbrEntry(p.Bootable, typ, p.StartSector, p.Sectors)); err != nil {
+			return err
+		}
 	}
 	if e := img.Extended; e != nil {
 		typ, err := mbrType(e.Type)
 		if err != nil {
 			return err
 		}
-		t.Partitions = append(t.Partitions, mbrEntry(false, typ, e.StartSector, e.Sectors))
+		slot := e.Slot
+		if slot == 0 {
+			// A plan from before Slot: the first entry the primary
+			// partitions leave, where go-diskfs's table put it.
+			for slot = 1; slot <= 4 && owners[slot-1] != ""; slot++ {
+			}
+		}
+		if err := put(slot, "the extended partition", mbrEntry(false, typ, e.StartSector, e.Sectors)); err != nil {
+			return err
+		}
 	}
-	if err := t.Write(unsyncedFile{f}, img.Size); err != nil {
-		return err
+	if len(logical) > 0 && img.Extended == nil {
+		return fmt.Errorf("logical partition %s without an extended partition", logical[0].Name)
 	}
 	sig, err := strconv.ParseUint(strings.TrimPrefix(img.DiskID, "0x"), 16, 32)
 	if err != nil {
@@ -88,7 +82,21 @@ func writeMBR(f *os.File, img plan.Image) error {
 	if _, err := f.WriteAt(b[:], 440); err != nil {
 		return err
 	}
+	if _, err := f.WriteAt(mbrTail(entries), 446); err != nil {
+		return err
+	}
 	return writeEBRs(f, img, logical)
+}
+
+// mbrTail encodes bytes 446-511 of an MBR: the four entries, nil ones
+// zero, and the boot signature.
+func mbrTail(entries [4][]byte) []byte {
+	b := make([]byte, 66)
+	for i, e := range entries {
+		copy(b[16*i:], e)
+	}
+	b[64], b[65] = 0x55, 0xaa
+	return b
 }
 
 // writeEBRs writes one extended boot record before each logical
@@ -163,23 +171,18 @@ func entryBytes(p *mbr.Partition, absStart int64) []byte {
 // layout MBR entries store them: the sector byte carries the cylinder's
 // two high bits.
 func chs(lba int64) (cyl, head, sec byte) {
-	const heads, sectors = 255, 63
-	c := lba / (heads * sectors)
-	if c > 1023 {
+	c := lba / (chsHeads * chsSectors)
+	if c > chsMaxCylinder {
 		return 0xff, 0xfe, 0xff
 	}
-	h := (lba / sectors) % heads
-	s := lba%sectors + 1
+	h := (lba / chsSectors) % chsHeads
+	s := lba%chsSectors + 1
 	return byte(c), byte(h), byte(s) | byte((c>>8)&0x3)<<6
 }
 
-// unsyncedFile hides Sync from go-diskfs, which syncs after each write:
-// the image is a temporary file synced once when complete.
-type unsyncedFile struct{ f *os.File }
-
-func (u unsyncedFile) Stat() (fs.FileInfo, error)                { return u.f.Stat() }
-func (u unsyncedFile) Read(b []byte) (int, error)                { return u.f.Read(b) }
-func (u unsyncedFile) ReadAt(b []byte, off int64) (int, error)   { return u.f.ReadAt(b, off) }
-func (u unsyncedFile) WriteAt(b []byte, off int64) (int, error)  { return u.f.WriteAt(b, off) }
-func (u unsyncedFile) Seek(off int64, whence int) (int64, error) { return u.f.Seek(off, whence) }
-func (u unsyncedFile) Close() error                              { return nil }
+// The conventional geometry, and the last cylinder CHS fields hold.
+const (
+	chsHeads       = 255
+	chsSectors     = 63
+	chsMaxCylinder = 1023
+)

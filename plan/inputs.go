@@ -33,6 +33,16 @@ func collectInputs(s *spec.Spec) ([]Input, hcl.Diagnostics) {
 		sum := sha256.Sum256(s.Sources[name])
 		inputs = append(inputs, Input{Role: role, Path: filepath.Base(name), SHA256: hex.EncodeToString(sum[:])})
 	}
+	for _, name := range s.Included {
+		// As written from the spec's directory, which the plan does not
+		// name: the fingerprint must not depend on where fsbench runs.
+		rel, err := filepath.Rel(s.Dir, name)
+		if err != nil {
+			rel = filepath.Base(name)
+		}
+		sum := sha256.Sum256(s.Sources[name])
+		inputs = append(inputs, Input{Role: "include", Path: filepath.ToSlash(rel), SHA256: hex.EncodeToString(sum[:])})
+	}
 	type job struct {
 		in     Input
 		at     hcl.Range

@@ -27,7 +27,7 @@ type Plan struct {
 
 // Input is one file the plan depends on, with its digest.
 type Input struct {
-	Role   string `json:"role"` // spec, var-file, contents-dir, contents-tar, file, raw, partition-image
+	Role   string `json:"role"` // spec, var-file, include, contents-dir, contents-tar, file, raw, partition-image
 	Path   string `json:"path"` // as written, relative to the spec's directory
 	SHA256 string `json:"sha256"`
 }
@@ -64,6 +64,7 @@ type Image struct {
 	Align      int64       `json:"align"`
 	DiskID     string      `json:"disk_id"`
 	Extended   *Extended   `json:"extended,omitempty"`
+	GPT        *GPT        `json:"gpt,omitempty"`
 	Partitions []Partition `json:"partitions"`
 	Raw        []Raw       `json:"raw,omitempty"`
 }
@@ -73,6 +74,35 @@ type Extended struct {
 	StartSector int64  `json:"start_sector"`
 	Sectors     int64  `json:"sectors"`
 	Type        string `json:"type"` // also the type of the links between EBRs
+	Slot        int    `json:"slot"` // its entry in the MBR, 1-4
+}
+
+// GPT is where a GPT table's own structures lie, in sectors. The primary
+// header is always at sector 1.
+type GPT struct {
+	// EntriesSector is the first sector of the partition entry array:
+	// 2 unless the spec moves it (gpt_location).
+	EntriesSector int64 `json:"entries_sector"`
+	// EntriesSectors is the array's length: 128 entries of 128 bytes.
+	EntriesSectors int64 `json:"entries_sectors"`
+	// FirstUsable and LastUsable, inclusive, as the header records them:
+	// no partition lies outside, and nothing a partitioning tool would
+	// reuse (the array, a bootloader before the first partition) inside.
+	FirstUsable int64 `json:"first_usable"`
+	LastUsable  int64 `json:"last_usable"`
+	// Backup is false when the spec leaves out the backup header and
+	// array at the end of the image (gpt_backup = false).
+	Backup bool `json:"backup"`
+	// Hybrid lists the partitions the MBR mirrors, in MBR slot order,
+	// before its protective 0xEE entry. Empty: a protective MBR only.
+	Hybrid []HybridEntry `json:"hybrid_mbr,omitempty"`
+}
+
+// HybridEntry is a GPT partition mirrored in a hybrid MBR.
+type HybridEntry struct {
+	Partition string `json:"partition"`
+	Type      string `json:"type"` // MBR id, "0x0c"
+	Bootable  bool   `json:"bootable,omitempty"`
 }
 
 // ExtendedType is the MBR id of the extended partition: 0x0f, the LBA
@@ -85,6 +115,15 @@ type Raw struct {
 	Offset int64  `json:"offset"`
 	Size   int64  `json:"size"`
 	File   string `json:"file"`
+	// Holes are byte ranges of the file, from its start, that are not
+	// written: there the partition table's bytes lie.
+	Holes []Hole `json:"holes,omitempty"`
+}
+
+// Hole is a range of bytes, Size long from Offset.
+type Hole struct {
+	Offset int64 `json:"offset"`
+	Size   int64 `json:"size"`
 }
 
 // Partition is one placed partition.

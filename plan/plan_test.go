@@ -154,28 +154,6 @@ image "d" {
 	}
 }
 
-func TestResolvePartType(t *testing.T) {
-	for _, c := range []struct {
-		table, in, want string
-		err             bool
-	}{
-		{"gpt", "esp", "c12a7328-f81f-11d2-ba4b-00a0c93ec93b", false},
-		{"mbr", "esp", "0xef", false},
-		{"mbr", "83", "0x83", false},
-		{"mbr", "0x05", "", true},
-		{"mbr", "bios-boot", "", true},
-		{"gpt", "0x83", "", true},
-		{"mbr", "0fc63daf-8483-4772-8e79-3d69d8477de4", "", true},
-		{"gpt", "0FC63DAF-8483-4772-8E79-3D69D8477DE4", "0fc63daf-8483-4772-8e79-3d69d8477de4", false},
-		{"gpt", "linuxx", "", true},
-	} {
-		got, err := resolvePartType(c.table, c.in)
-		if (err != nil) != c.err || got != c.want {
-			t.Errorf("resolvePartType(%s, %s) = %q, %v", c.table, c.in, got, err)
-		}
-	}
-}
-
 // TestPlanJSONVersioned: the JSON plan names its format and carries every
 // number a build needs.
 func TestPlanJSONVersioned(t *testing.T) {

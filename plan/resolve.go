@@ -1,8 +1,10 @@
 package plan
 
 import (
+	"cmp"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -89,9 +91,14 @@ func (r *resolver) image(sv *spec.Variant, si *spec.Image) Image {
 	}
 	reqs := make([]layout.Request, len(si.Partitions))
 	for i, sp := range si.Partitions {
-		reqs[i] = layout.Request{Name: sp.Name, Size: sp.Size, Offset: sp.Offset, Grow: sp.Grow, Logical: sp.Logical}
+		reqs[i] = layout.Request{Name: sp.Name, Size: sp.Size, Offset: sp.Offset, Align: sp.Align, Grow: sp.Grow, Logical: sp.Logical}
 	}
-	placed, problems := layout.Place(layout.Disk{Table: si.Table, Size: si.Size, SectorSize: si.SectorSize, Align: si.Align}, reqs)
+	disk := layout.Disk{Table: si.Table, Size: si.Size, SectorSize: si.SectorSize, Align: si.Align,
+		GPTEntries: si.GPTLocation, ExtendedSlot: si.ExtendedSlot}
+	for _, sr := range si.Raw {
+		disk.Reserved = append(disk.Reserved, layout.Span{Name: sr.Name, Start: sr.Offset, End: sr.Offset + sr.Size})
+	}
+	placed, problems := layout.Place(disk, reqs)
 	for _, pr := range problems {
 		rng := si.Of(pr.Field)
 		if pr.Index >= 0 {
@@ -99,22 +106,96 @@ func (r *resolver) image(sv *spec.Variant, si *spec.Image) Image {
 		}
 		r.errorf(rng, pr.Summary, "%s", pr.Detail)
 	}
-	if placed.Extended != nil {
-		img.Extended = &Extended{StartSector: placed.Extended.StartSector, Sectors: placed.Extended.Sectors, Type: ExtendedType}
+	img.Size = placed.Size
+	if e := placed.Extended; e != nil {
+		img.Extended = &Extended{StartSector: e.StartSector, Sectors: e.Sectors, Type: ExtendedType, Slot: e.Slot}
 	}
-	byName := map[string]layout.Placed{}
+	byIndex := map[int]layout.Placed{}
 	for _, pl := range placed.Partitions {
-		byName[pl.Name] = pl
+		byIndex[pl.Index] = pl
 	}
-	for _, sp := range si.Partitions {
-		pl, ok := byName[sp.Name]
+	for i, sp := range si.Partitions {
+		pl, ok := byIndex[i]
 		if !ok {
 			continue // its placement failed and was reported
 		}
 		img.Partitions = append(img.Partitions, r.partition(sv, si, sp, pl, img.DiskID))
 	}
 	r.raw(si, &img, placed)
+	if si.Table == "gpt" {
+		img.GPT = r.gpt(si, &img, placed)
+	}
 	return img
+}
+
+// gpt records where the GPT's structures lie. The first usable sector
+// also covers the raw regions before the first partition, as genimage
+// does, so that a partitioning tool never offers a bootloader's sectors
+// as free space.
+func (r *resolver) gpt(si *spec.Image, img *Image, placed layout.Result) *GPT {
+	g := &GPT{EntriesSector: placed.EntriesSector, EntriesSectors: placed.EntriesSectors,
+		FirstUsable: placed.FirstUsable, LastUsable: placed.LastUsable, Backup: si.GPTBackup}
+	firstStart := int64(-1)
+	for _, p := range img.Partitions {
+		if firstStart < 0 || p.StartSector < firstStart {
+			firstStart = p.StartSector
+		}
+	}
+	for _, rr := range img.Raw {
+		end := (rr.Offset + rr.Size + img.SectorSize - 1) / img.SectorSize
+		if (firstStart < 0 || end <= firstStart) && end > g.FirstUsable && end <= g.LastUsable {
+			g.FirstUsable = end
+		}
+	}
+	for i, name := range si.HybridMBR {
+		if e, ok := r.hybridEntry(si, img, i, name); ok {
+			g.Hybrid = append(g.Hybrid, e)
+		}
+	}
+	return g
+}
+
+// hybridEntry mirrors a GPT partition in the MBR, with the MBR id its
+// mbr_type or its type gives.
+func (r *resolver) hybridEntry(si *spec.Image, img *Image, i int, name string) (HybridEntry, bool) {
+	var sp *spec.Partition
+	for _, x := range si.Partitions {
+		if x.Name == name {
+			sp = x
+		}
+	}
+	var p *Partition
+	for j := range img.Partitions {
+		if img.Partitions[j].Name == name {
+			p = &img.Partitions[j]
+		}
+	}
+	if sp == nil || p == nil {
+		return HybridEntry{}, false // reported by the spec's checks, or its placement failed
+	}
+	given, rng := sp.MBRType, sp.Of("mbr_type")
+	if given == "" {
+		given, rng = p.TypeName, si.OfElem("hybrid_mbr", i)
+		if given == "" {
+			r.errorf(rng, "Hybrid MBR entry without an MBR id",
+				"Partition %q has the type GUID %s, which has no MBR id: give it mbr_type, such as \"0x0c\" for FAT32 or \"0x83\" for Linux.", name, p.Type)
+			return HybridEntry{}, false
+		}
+	}
+	t, err := resolvePartType("mbr", given, r.board.Arch)
+	if err == nil && t == "0xee" {
+		err = fmt.Errorf("0xee is the protective entry fsbench writes itself")
+	}
+	if err != nil {
+		r.errorf(rng, "Invalid hybrid MBR entry", "Partition %q: %s. Give it mbr_type, such as \"0x0c\" for FAT32 or \"0x83\" for Linux.", name, err)
+		return HybridEntry{}, false
+	}
+	if p.StartSector+p.Sectors > 1<<32 {
+		r.errorf(si.OfElem("hybrid_mbr", i), "Partition beyond the MBR's reach",
+			"Partition %q ends at sector %d; an MBR entry counts sectors in 32 bits, up to %d.", name, p.StartSector+p.Sectors-1, int64(1<<32)-1)
+		return HybridEntry{}, false
+	}
+	return HybridEntry{Partition: name, Type: t, Bootable: p.Bootable}, true
 }
 
 func (r *resolver) partition(sv *spec.Variant, si *spec.Image, sp *spec.Partition, pl layout.Placed, diskID string) Partition {
@@ -133,17 +214,17 @@ func (r *resolver) partition(sv *spec.Variant, si *spec.Image, sp *spec.Partitio
 		}
 		typeName = defaultPartType(fsType)
 	}
-	t, err := resolvePartType(si.Table, typeName)
+	t, err := resolvePartType(si.Table, typeName, r.board.Arch)
 	if err != nil {
 		hint := ""
-		if _, known := partTypes[typeName]; !known {
+		if _, known := knownPartType(typeName); !known {
 			hint = diag.DidYouMean(typeName, PartTypeNames())
 		}
 		r.errorf(sp.Of("type"), "Invalid partition type", "%s.%s", upperFirst(err.Error()), hint)
 	}
 	p.Type = t
-	if _, ok := partTypes[typeName]; ok {
-		p.TypeName = typeName
+	if name, ok := knownPartType(typeName); ok {
+		p.TypeName = name
 	}
 	switch {
 	case sp.UUID != "":
@@ -219,40 +300,107 @@ func fsProblemRange(sp *spec.Partition, field string, index int) hcl.Range {
 	return sf.OfElem(head, index)
 }
 
-// raw places raw regions and checks they collide with nothing.
+// raw places raw regions and checks they collide with nothing, but in
+// their holes: there the table's bytes, or anything else, may lie.
 func (r *resolver) raw(si *spec.Image, img *Image, placed layout.Result) {
 	ss := si.SectorSize
-	type span struct {
-		name       string
-		start, end int64 // bytes, end exclusive
-	}
 	var spans []span
 	// The first sector holds the MBR's partition table from byte 440 on
 	// (disk signature and entries); boot code before it may be replaced.
-	spans = append(spans, span{"the partition table", 440, ss})
+	spans = append(spans, span{"the partition table (MBR)", 440, 512, true})
 	if si.Table == "gpt" {
-		spans = append(spans, span{"the GPT header and entries", ss, placed.FirstUsable * ss})
-		spans = append(spans, span{"the backup GPT", (placed.LastUsable + 1) * ss, si.Size})
+		spans = append(spans, span{"the GPT header", ss, 2 * ss, true})
+		spans = append(spans, span{"the GPT entries", placed.EntriesSector * ss, (placed.EntriesSector + placed.EntriesSectors) * ss, true})
+		if si.GPTBackup {
+			spans = append(spans, span{"the backup GPT", (placed.LastUsable + 1) * ss, img.Size, true})
+		}
 	}
 	for _, p := range img.Partitions {
-		spans = append(spans, span{"partition " + p.Name, p.Offset, p.Offset + p.Size})
+		spans = append(spans, span{"partition " + p.Name, p.Offset, p.Offset + p.Size, false})
 		if p.Logical {
-			spans = append(spans, span{"the EBR of partition " + p.Name, p.EBRSector * ss, (p.EBRSector + 1) * ss})
+			spans = append(spans, span{"the EBR of partition " + p.Name, p.EBRSector * ss, (p.EBRSector + 1) * ss, true})
 		}
 	}
 	for _, sr := range si.Raw {
 		end := sr.Offset + sr.Size
-		if end > si.Size {
-			r.errorf(sr.Of("offset"), "Raw region does not fit", "Raw region %q ends at byte %d, past the end of the %d-byte image.", sr.Name, end, si.Size)
+		if end > img.Size {
+			r.errorf(sr.Of("offset"), "Raw region does not fit", "Raw region %q ends at byte %d, past the end of the %d-byte image.", sr.Name, end, img.Size)
+		}
+		holes := make([]span, 0, len(sr.Holes))
+		for k, h := range sr.Holes {
+			if h.Offset+h.Size > sr.Size {
+				r.errorf(sr.OfElem("holes", k), "Hole outside its raw region",
+					"The hole at bytes %d-%d of the file lies past the end of raw region %q (%d bytes).", h.Offset, h.Offset+h.Size, sr.Name, sr.Size)
+			}
+			holes = append(holes, span{start: sr.Offset + h.Offset, end: sr.Offset + h.Offset + h.Size})
 		}
 		for _, sp := range spans {
-			if sr.Offset < sp.end && sp.start < end {
-				r.errorf(sr.Of("offset"), "Raw region overlaps", "Raw region %q (bytes %d-%d) overlaps %s (bytes %d-%d).", sr.Name, sr.Offset, end, sp.name, sp.start, sp.end)
+			lo, hi := max(sr.Offset, sp.start), min(end, sp.end)
+			if lo >= hi {
+				continue
+			}
+			if gap, ok := uncovered(lo, hi, holes); ok {
+				hint := ""
+				if sp.table {
+					hint = holeHint(sr, gap, len(holes) > 0)
+				}
+				if sp.name == "the GPT entries" {
+					hint += ", or move the entries out of its way with gpt_location"
+				}
+				r.errorf(sr.Of("offset"), "Raw region overlaps", "Raw region %q (bytes %d-%d) overlaps %s (bytes %d-%d)%s.",
+					sr.Name, sr.Offset, end, sp.name, sp.start, sp.end, hint)
 			}
 		}
-		spans = append(spans, span{"raw region " + sr.Name, sr.Offset, end})
-		img.Raw = append(img.Raw, Raw{Name: sr.Name, Offset: sr.Offset, Size: sr.Size, File: sr.File})
+		spans = append(spans, span{"raw region " + sr.Name, sr.Offset, end, false})
+		raw := Raw{Name: sr.Name, Offset: sr.Offset, Size: sr.Size, File: sr.File}
+		for _, h := range sr.Holes {
+			raw.Holes = append(raw.Holes, Hole{Offset: h.Offset, Size: h.Size})
+		}
+		img.Raw = append(img.Raw, raw)
 	}
+}
+
+// span is a named byte range, end exclusive; table marks the table's
+// own structures.
+type span struct {
+	name       string
+	start, end int64
+	table      bool
+}
+
+// uncovered returns the first part of [lo, hi) no hole covers.
+func uncovered(lo, hi int64, holes []span) (span, bool) {
+	sorted := slices.Clone(holes)
+	slices.SortFunc(sorted, func(a, b span) int { return cmp.Compare(a.start, b.start) })
+	at := lo
+	for _, h := range sorted {
+		if h.end <= at {
+			continue
+		}
+		if h.start > at {
+			break
+		}
+		at = h.end
+		if at >= hi {
+			return span{}, false
+		}
+	}
+	next := hi
+	for _, h := range sorted {
+		if h.start > at && h.start < next {
+			next = h.start
+		}
+	}
+	return span{start: at, end: next}, true
+}
+
+// holeHint tells which hole would leave the table's bytes alone.
+func holeHint(sr *spec.RawRegion, gap span, hasHoles bool) string {
+	what := "; if the file leaves those bytes out for the table, say so with"
+	if hasHoles {
+		what = "; its holes leave bytes " + fmt.Sprintf("%d-%d", gap.start, gap.end) + " written: add"
+	}
+	return fmt.Sprintf("%s holes = [{ offset = %d, size = %d }] (bytes from the file's start)", what, gap.start-sr.Offset, gap.end-gap.start)
 }
 
 func (r *resolver) test(st *spec.Test) Test {

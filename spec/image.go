@@ -3,16 +3,21 @@ package spec
 import (
 	"fmt"
 	"regexp"
+	"slices"
 
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/fsbench/fsbench/internal/units"
+	"github.com/fsbench/fsbench/spec/diag"
+	"github.com/fsbench/fsbench/spec/fields"
 )
 
 var imageSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
-		{Name: "table"}, {Name: "size", Required: true}, {Name: "align"},
+		{Name: "table"}, {Name: "size"}, {Name: "align"},
 		{Name: "sector_size"}, {Name: "disk_id"},
+		{Name: "gpt_location"}, {Name: "gpt_backup"}, {Name: "hybrid_mbr"},
+		{Name: "extended_slot"},
 	},
 	Blocks: []hcl.BlockHeaderSchema{
 		{Type: "partition", LabelNames: []string{"name"}},
@@ -37,14 +42,15 @@ func (d *decoder) image(b *hcl.Block, paths *resolver) *Image {
 		d.errorf(b.LabelRanges[0], "Invalid image name",
 			"An image name starts with a letter or digit and holds up to 64 letters, digits, '_', '.' and '-': it names the image file.")
 	}
-	img.Table = d.enum(c.Attributes, "table", "gpt", "Unsupported partition table", "gpt", "mbr")
+	t, tableOK := d.field(c.Attributes, fields.Field{Name: "table", Kind: fields.Enum, Enum: []string{"gpt", "mbr"}, Default: "gpt"}, "Unsupported partition table")
+	img.Table = t.(string)
 	var sizeOK bool
 	img.Size, sizeOK = d.sizeOK(c.Attributes, "size", 0, "Invalid image size")
 	img.Align = d.size(c.Attributes, "align", units.MiB, "Invalid alignment")
 	img.SectorSize = d.size(c.Attributes, "sector_size", 512, "Invalid sector size")
 	img.DiskID = d.str(c.Attributes, "disk_id", "Invalid disk id")
 	if sizeOK && img.Size <= 0 {
-		d.errorf(img.Of("size"), "Invalid image size", "An image needs a size above zero.")
+		d.errorf(img.Of("size"), "Invalid image size", "An image needs a size above zero; leave size out to take it from the partitions.")
 	}
 	if img.SectorSize != 512 && img.SectorSize != 4096 {
 		d.errorf(img.Of("sector_size"), "Invalid sector size", "sector_size must be 512 or 4096 bytes, not %d.", img.SectorSize)
@@ -58,7 +64,7 @@ func (d *decoder) image(b *hcl.Block, paths *resolver) *Image {
 		d.errorf(img.Of("align"), "Invalid alignment", "align must be a positive multiple of the %d-byte sector, not %s.", img.SectorSize, units.FormatSize(img.Align))
 		img.Align = units.MiB
 	}
-	if img.DiskID != "" {
+	if img.DiskID != "" && tableOK {
 		switch {
 		case img.Table == "gpt" && !guidPattern.MatchString(img.DiskID):
 			d.errorf(img.Of("disk_id"), "Invalid disk id", "A GPT disk id is a GUID such as \"9c3b4c5e-8c1f-4a6e-9d0b-2f6f3b0c9a11\", not %q.", img.DiskID)
@@ -66,6 +72,7 @@ func (d *decoder) image(b *hcl.Block, paths *resolver) *Image {
 			d.errorf(img.Of("disk_id"), "Invalid disk id", "An MBR disk id is a 32-bit signature such as \"0x1234abcd\", not %q.", img.DiskID)
 		}
 	}
+	d.tableLayout(c.Attributes, img)
 	for _, blk := range c.Blocks {
 		switch blk.Type {
 		case "partition":
@@ -75,7 +82,84 @@ func (d *decoder) image(b *hcl.Block, paths *resolver) *Image {
 		}
 	}
 	d.checkPartitionNames(img)
+	d.checkHybrid(img)
+	if img.Table == "mbr" && img.ExtendedSlot > 0 && !slices.ContainsFunc(img.Partitions, func(p *Partition) bool { return p.Logical }) {
+		d.errorf(img.Of("extended_slot"), "Extended slot without logical partitions",
+			"extended_slot places the extended partition, which exists only to hold logical partitions, and no partition of image %q is logical = true.", img.Name)
+	}
 	return img
+}
+
+// tableLayout reads where the table's own structures go: the GPT entry
+// array, the backup GPT, the hybrid MBR, the MBR's extended slot.
+func (d *decoder) tableLayout(attrs hcl.Attributes, img *Image) {
+	img.GPTBackup = true
+	if b := d.optBool(attrs, "gpt_backup", "Invalid gpt_backup"); b != nil {
+		img.GPTBackup = *b
+	}
+	img.GPTLocation = d.size(attrs, "gpt_location", 0, "Invalid GPT location")
+	img.HybridMBR = d.strings(attrs, "hybrid_mbr", "Invalid hybrid MBR")
+	if x, ok := d.field(attrs, fields.Field{Name: "extended_slot", Kind: fields.Int}, "Invalid extended slot"); ok {
+		img.ExtendedSlot = int(x.(int64))
+		if img.ExtendedSlot < 1 || img.ExtendedSlot > 4 {
+			d.errorf(img.Of("extended_slot"), "Invalid extended slot", "An MBR has entries 1 to 4; extended_slot is %d.", x.(int64))
+			img.ExtendedSlot = 0
+		}
+	}
+	if _, ok := attrs["gpt_location"]; ok && img.GPTLocation <= 0 {
+		d.errorf(img.Of("gpt_location"), "Invalid GPT location", "gpt_location is the byte offset of the GPT entry array, above zero.")
+	}
+	if img.Table != "mbr" {
+		if _, ok := attrs["extended_slot"]; ok {
+			d.errorf(img.Of("extended_slot"), "Extended slot on a GPT table", "Only MBR tables have an extended partition.")
+		}
+		if !img.GPTBackup {
+			d.add(diag.Warnf(img.Of("gpt_backup"), "No backup GPT",
+				"Without the backup header and entry array at the end of the image nothing can restore a damaged primary table, and fdisk, sgdisk and parted report the backup missing (they offer to write one, which a flash layout may not want). Keep it unless the boot ROM or the flash size needs the space."))
+		}
+		return
+	}
+	for _, name := range []string{"gpt_location", "gpt_backup", "hybrid_mbr"} {
+		if _, ok := attrs[name]; ok {
+			d.errorf(img.Of(name), "GPT setting on an MBR table", "%s applies to GPT tables; this image has table = \"mbr\".", name)
+		}
+	}
+}
+
+// maxHybrid is how many GPT partitions a hybrid MBR mirrors: its fourth
+// entry is the protective one.
+const maxHybrid = 3
+
+func (d *decoder) checkHybrid(img *Image) {
+	if len(img.HybridMBR) > maxHybrid {
+		d.errorf(img.OfElem("hybrid_mbr", maxHybrid), "Too many hybrid MBR entries",
+			"A hybrid MBR mirrors up to %d GPT partitions: its fourth entry protects the GPT. hybrid_mbr lists %d.", maxHybrid, len(img.HybridMBR))
+	}
+	names := make([]string, len(img.Partitions))
+	for i, p := range img.Partitions {
+		names[i] = p.Name
+	}
+	seen := map[string]bool{}
+	for i, n := range img.HybridMBR {
+		switch {
+		case !slices.Contains(names, n):
+			d.errorf(img.OfElem("hybrid_mbr", i), "Unknown partition in hybrid MBR",
+				"Image %q has no partition %q.%s", img.Name, n, diag.DidYouMean(n, names))
+		case seen[n]:
+			d.errorf(img.OfElem("hybrid_mbr", i), "Duplicate hybrid MBR entry", "Partition %q is listed twice.", n)
+		}
+		seen[n] = true
+	}
+	for _, p := range img.Partitions {
+		if _, ok := p.Attrs["mbr_type"]; ok && !seen[p.Name] {
+			what := "it is not listed in its image's hybrid_mbr"
+			if img.Table == "mbr" {
+				what = "on an MBR table, type is the MBR id"
+			}
+			d.errorf(p.Of("mbr_type"), "MBR type without a hybrid MBR entry",
+				"mbr_type is the id of a partition's entry in a hybrid MBR, and %s.", what)
+		}
+	}
 }
 
 func (d *decoder) checkPartitionNames(img *Image) {
@@ -97,7 +181,7 @@ func (d *decoder) checkPartitionNames(img *Image) {
 }
 
 var rawSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "offset", Required: true}, {Name: "file", Required: true}, {Name: "size"}},
+	Attributes: []hcl.AttributeSchema{{Name: "offset", Required: true}, {Name: "file", Required: true}, {Name: "size"}, {Name: "holes"}},
 }
 
 func (d *decoder) raw(b *hcl.Block, paths *resolver) *RawRegion {
@@ -110,6 +194,9 @@ func (d *decoder) raw(b *hcl.Block, paths *resolver) *RawRegion {
 	r.Offset = d.size(c.Attributes, "offset", 0, "Invalid raw region offset")
 	r.Size = d.size(c.Attributes, "size", 0, "Invalid raw region size")
 	r.File = d.str(c.Attributes, "file", "Invalid raw region file")
+	if a, ok := c.Attributes["holes"]; ok {
+		r.Holes = d.holes(a, r)
+	}
 	if _, ok := c.Attributes["file"]; ok && r.File != "" {
 		d.inputFile(r.Of("file"), r.File, "file", paths, func(size int64) {
 			if r.Size == 0 {
@@ -121,6 +208,51 @@ func (d *decoder) raw(b *hcl.Block, paths *resolver) *RawRegion {
 		})
 	}
 	return r
+}
+
+// holes reads a raw region's holes: a list of { offset, size } objects,
+// bytes from the start of its file.
+func (d *decoder) holes(a *hcl.Attribute, r *RawRegion) []Hole {
+	v, ok := d.value(a)
+	if !ok {
+		return nil
+	}
+	if !v.Type().IsTupleType() && !v.Type().IsListType() {
+		d.errorf(a.Expr.Range(), "Invalid holes", "holes is a list of { offset, size } objects, bytes from the start of the file.")
+		return nil
+	}
+	var out []Hole
+	i := 0
+	for it := v.ElementIterator(); it.Next(); i++ {
+		_, e := it.Element()
+		rng := r.OfElem("holes", i)
+		if !e.Type().IsObjectType() || !e.Type().HasAttribute("offset") || !e.Type().HasAttribute("size") || len(e.Type().AttributeTypes()) != 2 {
+			d.errorf(rng, "Invalid hole", "A hole is an object { offset = ..., size = ... }, bytes from the start of the file.")
+			continue
+		}
+		var h Hole
+		var bad bool
+		for _, f := range []struct {
+			name string
+			dst  *int64
+		}{{"offset", &h.Offset}, {"size", &h.Size}} {
+			n, err := fields.Field{Name: f.name, Kind: fields.Size}.Convert(e.GetAttr(f.name))
+			if err != nil {
+				d.errorf(rng, "Invalid hole", "%s: %s.", f.name, err)
+				bad = true
+				continue
+			}
+			*f.dst = n.(int64)
+		}
+		if !bad && (h.Offset < 0 || h.Size <= 0) {
+			d.errorf(rng, "Invalid hole", "A hole has an offset of 0 or more and a size above zero.")
+			bad = true
+		}
+		if !bad {
+			out = append(out, h)
+		}
+	}
+	return out
 }
 
 // inputFile checks a spec-named input and reports its size.

@@ -35,6 +35,7 @@ type Spec struct {
 	Filename  string
 	Dir       string
 	VarFiles  []string     // the -var-file paths read
+	Included  []string     // the files its include attributes merged in, as diagnostics name them
 	Sources   diag.Sources // every source text, for diagnostics
 	Variables map[string]cty.Value
 	Variants  []*Variant
@@ -71,16 +72,26 @@ func LoadSource(filename string, src []byte, opts Options) (*Spec, hcl.Diagnosti
 	if diags.HasErrors() {
 		return s, finish(diags)
 	}
-	if fdiags := checkForNesting(file.Body.(*hclsyntax.Body)); fdiags.HasErrors() {
+	paths, err := newResolver(s.Dir, opts.Roots)
+	if err != nil {
+		return s, append(diags, diag.Errorf(wholeFile(filename), "Invalid root", err.Error()))
+	}
+	body := file.Body.(*hclsyntax.Body)
+	seen := map[string]bool{}
+	if abs, err := filepath.Abs(filename); err == nil {
+		if real, err := filepath.EvalSymlinks(abs); err == nil {
+			seen[real] = true
+		}
+	}
+	if idiags := s.includes(body, filename, paths, 0, seen); idiags.HasErrors() {
+		return s, finish(append(diags, idiags...))
+	}
+	if fdiags := checkForNesting(body); fdiags.HasErrors() {
 		return s, finish(append(diags, fdiags...))
 	}
 	useSizeOperators(file.Body)
 	content, cdiags := file.Body.Content(topSchema)
 	diags = append(diags, cdiags...)
-	paths, err := newResolver(s.Dir, opts.Roots)
-	if err != nil {
-		return s, append(diags, diag.Errorf(wholeFile(filename), "Invalid root", err.Error()))
-	}
 
 	decls, locals, ddiags := declarations(content)
 	diags = append(diags, ddiags...)
@@ -293,25 +304,24 @@ func expand(b *hcl.Block, ctx *hcl.EvalContext) *hcl.Block {
 	return &nb
 }
 
-// checkUniquePartitions makes partition names unique across images, so
-// that partition.NAME in a test is never ambiguous.
+// checkUniquePartitions allows one root partition across images: the
+// board boots one root filesystem. Partition names are unique within an
+// image only: several images may each have a "boot" and a "rootfs".
 func (d *decoder) checkUniquePartitions(images []*Image) {
-	owner := map[string]string{}
 	var root *Partition
+	var rootImage string
 	for _, img := range images {
 		for _, p := range img.Partitions {
-			if p.Root && root != nil && owner[root.Name] != img.Name {
+			if !p.Root {
+				continue
+			}
+			if root != nil && rootImage != img.Name {
 				d.errorf(p.Of("root"), "More than one root partition",
-					"Partition %q of image %q is already the root; a board boots one root filesystem.", root.Name, owner[root.Name])
+					"Partition %q of image %q is already the root; a board boots one root filesystem.", root.Name, rootImage)
 			}
-			if p.Root && root == nil {
-				root = p
+			if root == nil {
+				root, rootImage = p, img.Name
 			}
-			if o, ok := owner[p.Name]; ok && o != img.Name {
-				d.errorf(p.Decl, "Duplicate partition name",
-					"Image %q already has a partition %q; partition names are unique across images so that tests can name them.", o, p.Name)
-			}
-			owner[p.Name] = img.Name
 		}
 	}
 }

@@ -70,8 +70,15 @@ type Image struct {
 	Align      int64
 	SectorSize int64
 	DiskID     string // "" = derived from names
-	Partitions []*Partition
-	Raw        []*RawRegion
+	// GPTLocation is the byte offset of the GPT entry array; 0 = sector 2.
+	GPTLocation int64
+	GPTBackup   bool     // the backup header and array at the end (default true)
+	HybridMBR   []string // GPT partitions the MBR mirrors, in slot order
+	// ExtendedSlot is the MBR entry of the extended partition, 1-4; 0 =
+	// after the primary partitions declared before the first logical one.
+	ExtendedSlot int
+	Partitions   []*Partition
+	Raw          []*RawRegion
 	Ranges
 }
 
@@ -82,7 +89,13 @@ type RawRegion struct {
 	Offset int64
 	Size   int64 // 0 = the file's size
 	File   string
+	Holes  []Hole // ranges of the file not written: the table's bytes lie there
 	Ranges
+}
+
+// Hole is a range of a raw region's file, from the file's start.
+type Hole struct {
+	Offset, Size int64
 }
 
 // Partition is one entry of a partition table.
@@ -90,12 +103,14 @@ type Partition struct {
 	Name       string
 	Size       int64 // 0 when Grow
 	Offset     int64 // -1 = placed after the previous partition
+	Align      int64 // 0 = the image's
 	Grow       bool
 	Type       string // shortcut, GPT type GUID or MBR id as written; "" = from the filesystem
 	Bootable   bool
 	Label      string // GPT partition name; defaults to Name
 	UUID       string // "" = derived from names
 	Logical    bool   // MBR: inside the extended partition
+	MBRType    string // the id of its hybrid MBR entry; "" = from its type
 	Root       bool
 	ImageFile  string // a prebuilt image written as the partition's content
 	Filesystem *Filesystem

@@ -2,9 +2,11 @@ package spec
 
 import (
 	"os"
+	"slices"
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/fsbench/fsbench/internal/units"
 	"github.com/fsbench/fsbench/spec/diag"
 )
 
@@ -12,7 +14,7 @@ var partitionSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
 		{Name: "size"}, {Name: "offset"}, {Name: "grow"}, {Name: "type"},
 		{Name: "bootable"}, {Name: "label"}, {Name: "uuid"}, {Name: "logical"},
-		{Name: "root"}, {Name: "image"},
+		{Name: "root"}, {Name: "image"}, {Name: "align"}, {Name: "mbr_type"},
 	},
 	Blocks: []hcl.BlockHeaderSchema{{Type: "filesystem"}, {Type: "contents"}},
 }
@@ -33,6 +35,13 @@ func (d *decoder) partition(b *hcl.Block, img *Image, paths *resolver) *Partitio
 	if _, ok := c.Attributes["offset"]; ok {
 		p.Offset = d.size(c.Attributes, "offset", 0, "Invalid partition offset")
 	}
+	if _, ok := c.Attributes["align"]; ok {
+		p.Align = d.size(c.Attributes, "align", 0, "Invalid alignment")
+		if p.Align <= 0 || p.Align%img.SectorSize != 0 {
+			d.errorf(p.Of("align"), "Invalid alignment", "align must be a positive multiple of the %d-byte sector, not %s.", img.SectorSize, units.FormatSize(p.Align))
+			p.Align = 0
+		}
+	}
 	p.Grow = d.boolean(c.Attributes, "grow", "Invalid grow")
 	p.Type = d.str(c.Attributes, "type", "Invalid partition type")
 	p.Bootable = d.boolean(c.Attributes, "bootable", "Invalid bootable flag")
@@ -41,6 +50,7 @@ func (d *decoder) partition(b *hcl.Block, img *Image, paths *resolver) *Partitio
 	p.Logical = d.boolean(c.Attributes, "logical", "Invalid logical flag")
 	p.Root = d.boolean(c.Attributes, "root", "Invalid root flag")
 	p.ImageFile = d.str(c.Attributes, "image", "Invalid partition image")
+	p.MBRType = d.str(c.Attributes, "mbr_type", "Invalid MBR type")
 
 	_, hasSize := c.Attributes["size"]
 	switch {
@@ -67,15 +77,25 @@ func (d *decoder) partition(b *hcl.Block, img *Image, paths *resolver) *Partitio
 	if img.Table == "gpt" && p.Logical {
 		d.errorf(p.Of("logical"), "Logical partition on a GPT table", "Only MBR tables have logical partitions; GPT holds up to 128 partitions without them.")
 	}
-	if img.Table == "gpt" && p.Bootable {
+	if img.Table == "gpt" && p.Bootable && !slices.Contains(img.HybridMBR, p.Name) {
 		d.add(diag.Warnf(p.Of("bootable"), "Bootable flag on GPT",
 			"On GPT, bootable sets the legacy BIOS bootable attribute (bit 2), which only some firmware reads."))
 	}
 	if p.ImageFile != "" {
 		d.inputFile(p.Of("image"), p.ImageFile, "file", paths, func(n int64) {
-			if !hasSize {
-				p.Size = n
-			} else if n > p.Size {
+			switch {
+			case !hasSize && n == 0:
+				d.errorf(p.Of("image"), "Empty partition image",
+					"%s is empty, and partition %q takes its size from it: give the partition a size, or the right file.", p.ImageFile, p.Name)
+			case !hasSize:
+				// The file's size, rounded up to the partition's alignment,
+				// as genimage does.
+				a := p.Align
+				if a <= 0 {
+					a = img.Align
+				}
+				p.Size = (n + a - 1) / a * a
+			case n > p.Size:
 				d.errorf(p.Of("image"), "Partition image larger than its partition",
 					"%s holds %d bytes but partition %q is %d bytes.", p.ImageFile, n, p.Name, p.Size)
 			}

@@ -1,6 +1,8 @@
 package spec
 
 import (
+	"slices"
+
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/fsbench/fsbench/filesystems"
@@ -64,15 +66,17 @@ func (d *decoder) partitionRef(a *hcl.Attribute) string {
 	return step.Name
 }
 
-// checkTestTargets resolves every test's partition reference against the
-// partitions of all images.
+// checkTestTargets resolves every test's partition reference. Tests run
+// on the image the board boots, the one with the root partition: a name
+// several images share means that image's partition.
 func (d *decoder) checkTestTargets(tests []*Test, images []*Image) {
-	parts := map[string]*Partition{}
+	boot := BootImage(images)
 	var names []string
 	for _, img := range images {
 		for _, p := range img.Partitions {
-			parts[p.Name] = p
-			names = append(names, p.Name)
+			if !slices.Contains(names, p.Name) {
+				names = append(names, p.Name)
+			}
 		}
 	}
 	seen := map[string]hcl.Range{}
@@ -92,13 +96,56 @@ func (d *decoder) checkTestTargets(tests []*Test, images []*Image) {
 			}
 			continue
 		}
-		p, ok := parts[t.On]
-		if !ok {
+		p, holders := testPartition(images, boot, t.On)
+		switch {
+		case p == nil && len(holders) == 0:
 			d.errorf(t.OnAt, "Unknown partition", "No image has a partition %q.%s", t.On, diag.DidYouMean(t.On, names))
+			continue
+		case p == nil:
+			d.errorf(t.OnAt, "Ambiguous partition",
+				"Images %s each have a partition %q, and the image the board boots (%q, with the root partition) has none: rename one of them.",
+				quoteAll(holders), t.On, images[boot].Name)
 			continue
 		}
 		d.checkTarget(t, r, p)
 	}
+}
+
+// BootImage is the index of the image the board boots: the one holding
+// the root partition, else the first.
+func BootImage(images []*Image) int {
+	for i, img := range images {
+		for _, p := range img.Partitions {
+			if p.Root {
+				return i
+			}
+		}
+	}
+	return 0
+}
+
+// testPartition finds the partition a test names: the boot image's, or
+// the only image's that has one of that name. holders lists the images
+// that have one.
+func testPartition(images []*Image, boot int, name string) (*Partition, []string) {
+	var found *Partition
+	var holders []string
+	for i, img := range images {
+		for _, p := range img.Partitions {
+			if p.Name != name {
+				continue
+			}
+			holders = append(holders, img.Name)
+			if i == boot {
+				return p, holders
+			}
+			found = p
+		}
+	}
+	if len(holders) > 1 {
+		return nil, holders
+	}
+	return found, holders
 }
 
 // checkTarget checks that the partition a test names suits its recipe.

@@ -33,8 +33,17 @@ func Compile(p *plan.Plan, v *plan.Variant) (*runplan.Plan, error) {
 		StateDir:    runplan.DefaultState,
 	}
 	var root *runplan.Partition
-	for _, img := range v.Images {
+	// The boot image's partitions come first: a name another image
+	// shares means the partition the board boots.
+	images := slices.Clone(v.Images)
+	if boot := v.BootImage(); boot > 0 {
+		images = append([]plan.Image{v.Images[boot]}, slices.Delete(images, boot, boot+1)...)
+	}
+	for _, img := range images {
 		for _, part := range img.Partitions {
+			if _, dup := rp.Partition(part.Name); dup {
+				continue
+			}
 			rp.Partitions = append(rp.Partitions, partition(v.Board.Storage, part))
 			if f := part.Filesystem; part.Root && f != nil && f.Contents != nil {
 				rp.Board.Userland = f.Contents.Userland

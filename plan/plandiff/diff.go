@@ -252,6 +252,8 @@ func (c *differ) image(o, n *plan.Image, rootBy string) {
 	c.field(where, "size", units.FormatSize(o.Size), units.FormatSize(n.Size), Image, "")
 	c.field(where, "sector size", o.SectorSize, n.SectorSize, Image, "the flashed disk's sector size changes")
 	c.field(where, "disk id", o.DiskID, n.DiskID, Image, "")
+	c.gpt(where, o.GPT, n.GPT)
+	c.field(where, "extended slot", extendedSlot(o), extendedSlot(n), Image, "the logical partitions' container moves to another MBR entry")
 	op := map[string]*plan.Partition{}
 	for i := range o.Partitions {
 		op[o.Partitions[i].Name] = &o.Partitions[i]
@@ -274,6 +276,38 @@ func (c *differ) image(o, n *plan.Image, rootBy string) {
 		}
 	}
 	c.raw(where, o.Raw, n.Raw)
+}
+
+// gpt compares where the GPT's own structures lie.
+func (c *differ) gpt(where string, o, n *plan.GPT) {
+	if o == nil || n == nil {
+		return // the table changed, and was reported
+	}
+	c.field(where, "GPT entries", fmt.Sprintf("sector %d", o.EntriesSector), fmt.Sprintf("sector %d", n.EntriesSector), Image,
+		"the boot ROM or loader that reads the table finds the entries elsewhere, and what lay there is overwritten")
+	c.field(where, "first usable sector", o.FirstUsable, n.FirstUsable, Image, "")
+	c.field(where, "last usable sector", o.LastUsable, n.LastUsable, Image, "")
+	c.field(where, "backup GPT", o.Backup, n.Backup, Image, "")
+	c.field(where, "hybrid MBR", hybrid(o.Hybrid), hybrid(n.Hybrid), Image, "a boot ROM that reads the MBR sees other partitions")
+}
+
+func hybrid(es []plan.HybridEntry) []string {
+	var out []string
+	for _, e := range es {
+		s := e.Partition + ":" + e.Type
+		if e.Bootable {
+			s += ":bootable"
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func extendedSlot(img *plan.Image) int {
+	if img.Extended == nil {
+		return 0
+	}
+	return img.Extended.Slot
 }
 
 func sectors(p *plan.Partition) string {
@@ -372,6 +406,7 @@ func (c *differ) raw(img string, o, n []plan.Raw) {
 		c.field(where, "offset", old.Offset, r.Offset, Image, "the boot ROM looks for the blob where it was")
 		c.field(where, "size", old.Size, r.Size, Image, "")
 		c.field(where, "file", old.File, r.File, Image, "")
+		c.field(where, "holes", old.Holes, r.Holes, Image, "")
 	}
 	for _, r := range o {
 		if !nm[r.Name] {

@@ -94,9 +94,27 @@ func writePlan(w io.Writer, p *plan.Plan) {
 func writeImage(w io.Writer, img plan.Image) {
 	fmt.Fprintf(w, "\nimage %s: %s, %s (%d sectors of %d bytes), align %s, disk id %s\n",
 		img.File, img.Table, units.FormatSize(img.Size), img.Size/img.SectorSize, img.SectorSize, units.FormatSize(img.Align), img.DiskID)
+	if g := img.GPT; g != nil {
+		backup := "backup at the end"
+		if !g.Backup {
+			backup = "no backup"
+		}
+		fmt.Fprintf(w, "  GPT: entries at sectors %d-%d, usable sectors %d-%d, %s\n",
+			g.EntriesSector, g.EntriesSector+g.EntriesSectors-1, g.FirstUsable, g.LastUsable, backup)
+		for i, e := range g.Hybrid {
+			boot := ""
+			if e.Bootable {
+				boot = ", bootable"
+			}
+			fmt.Fprintf(w, "  hybrid MBR entry %d: partition %s, type %s%s\n", i+1, e.Partition, e.Type, boot)
+		}
+		if len(g.Hybrid) > 0 {
+			fmt.Fprintf(w, "  hybrid MBR entry %d: protective 0xee, sectors 1-%d\n", len(g.Hybrid)+1, g.EntriesSector+g.EntriesSectors-1)
+		}
+	}
 	fmt.Fprintf(w, "  %-3s %-12s %10s %10s %10s %9s  %-18s %s\n", "#", "name", "start", "end", "sectors", "size", "type", "uuid")
 	if e := img.Extended; e != nil {
-		fmt.Fprintf(w, "  %-3s %-12s %10d %10d %10d %9s  %-18s\n", "-", "(extended)", e.StartSector, e.StartSector+e.Sectors-1, e.Sectors, units.HumanSize(e.Sectors*img.SectorSize), e.Type)
+		fmt.Fprintf(w, "  %-3d %-12s %10d %10d %10d %9s  %-18s\n", e.Slot, "(extended)", e.StartSector, e.StartSector+e.Sectors-1, e.Sectors, units.HumanSize(e.Sectors*img.SectorSize), e.Type)
 	}
 	for _, pt := range img.Partitions {
 		typ := pt.Type
@@ -113,7 +131,11 @@ func writeImage(w io.Writer, img plan.Image) {
 		fmt.Fprintf(w, "  %-3d %-12s %10d %10d %10d %9s  %-18s %s%s\n", pt.Number, pt.Name, pt.StartSector, pt.EndSector, pt.Sectors, units.HumanSize(pt.Size), typ, pt.UUID, flags)
 	}
 	for _, r := range img.Raw {
-		fmt.Fprintf(w, "  raw %s: %s at byte %d (%d bytes)\n", r.Name, r.File, r.Offset, r.Size)
+		holes := ""
+		for _, h := range r.Holes {
+			holes += fmt.Sprintf(", hole at bytes %d-%d", r.Offset+h.Offset, r.Offset+h.Offset+h.Size)
+		}
+		fmt.Fprintf(w, "  raw %s: %s at byte %d (%d bytes)%s\n", r.Name, r.File, r.Offset, r.Size, holes)
 	}
 	for _, pt := range img.Partitions {
 		if pt.Image != "" {
