@@ -209,6 +209,12 @@ func (p *placer) checkDisk() {
 			p.problem(-1, "", "Too many partitions", fmt.Sprintf("A GPT table holds %d partitions; the image lists %d.", MaxGPTPartitions, len(p.reqs)))
 		}
 	}
+	if g := p.res.EntriesSector; p.sized && p.d.Table == "gpt" && g > 2 && g+p.res.EntriesSectors > p.res.LastUsable+1 {
+		p.problem(-1, "gpt_location", "GPT entries past the usable space",
+			fmt.Sprintf("The entry array at sector %d takes %d sectors and would run into the backup GPT at the end of the %s image (from sector %d).",
+				g, p.res.EntriesSectors, units.FormatSize(p.d.Size), p.res.LastUsable+1))
+		return
+	}
 	if p.sized && p.res.LastUsable < p.res.FirstUsable {
 		p.problem(-1, "size", "Image too small", fmt.Sprintf("A %s image of %s has no room for partitions: its table takes sectors up to %d.",
 			p.d.Table, units.FormatSize(p.d.Size), p.res.FirstUsable-1))
