@@ -3,6 +3,7 @@ package imagegen
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -133,7 +134,10 @@ image "disk" {
 // files beside the image.
 func TestBuildEveryFilesystem(t *testing.T) {
 	needFS(t, "vfat", "ext4", "f2fs", "btrfs", "xfs", "nilfs2", "squashfs", "erofs")
-	_, m, dir := build(t, writeSpec(t, everyFS), 1700000000)
+	// fsbench's default epoch, 1980-01-01, which debugfs misreads as a
+	// date when not written as @N.
+	const epoch = 315532800
+	_, m, dir := build(t, writeSpec(t, everyFS), epoch)
 	img := m.Images[0]
 	image := filepath.Join(dir, img.File)
 	fi, err := os.Stat(image)
@@ -162,6 +166,17 @@ func TestBuildEveryFilesystem(t *testing.T) {
 	stat := run(t, "debugfs", "-R", "stat /etc/motd", root)
 	if !strings.Contains(stat, "User:  1000   Group:  1000") || !strings.Contains(stat, "Mode:  0600") {
 		t.Errorf("/etc/motd owner or mode lost:\n%s", stat)
+	}
+	// Every timestamp is the epoch: a 32-bit userland cannot stat a file
+	// stamped past 2038.
+	for _, path := range []string{"/", "/etc/motd"} {
+		stat := run(t, "debugfs", "-R", "stat "+path, root)
+		for _, field := range []string{"ctime", "atime", "mtime", "crtime"} {
+			want := fmt.Sprintf("%s: 0x%08x:", field, epoch)
+			if !strings.Contains(stat, want) {
+				t.Errorf("%s %s is not the epoch %d (%q):\n%s", path, field, epoch, want, stat)
+			}
+		}
 	}
 	for _, name := range []string{"manifest.json", "bootargs.txt", "fstab"} {
 		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {

@@ -39,9 +39,11 @@ func writeDebugfsScript(file string, entries []stage.Entry, reowned map[string]b
 		if e.Path != "." {
 			p += e.Path
 		}
-		fmt.Fprintf(&b, "set_inode_field %q atime %d\nset_inode_field %q ctime %d\n", p, epoch, p, epoch)
+		// "@N" is seconds since 1970: debugfs reads a bare number as a
+		// YYYYMMDD... date (315532800 became 2066).
+		fmt.Fprintf(&b, "set_inode_field %q atime @%d\nset_inode_field %q ctime @%d\n", p, epoch, p, epoch)
 		if e.MTime != epoch {
-			fmt.Fprintf(&b, "set_inode_field %q mtime %d\n", p, epoch)
+			fmt.Fprintf(&b, "set_inode_field %q mtime @%d\n", p, epoch)
 		}
 		if reowned[e.Path] {
 			fmt.Fprintf(&b, "set_inode_field %q uid %d\nset_inode_field %q gid %d\n", p, e.UID, p, e.GID)
