@@ -27,8 +27,9 @@ func (m Machine) Command(console string) ([]string, error) {
 		// crc32c_intel loads as on real hardware, at no cost in boot time
 		// (3.83 s vs 3.92 s with qemu64 to the no-root panic). aarch64:
 		// cortex-a57, because "max" adds pointer authentication, which
-		// TCG emulates slowly.
-		cpu = map[arch.Arch]string{arch.X86_64: "max", arch.ARM64: "cortex-a57"}[m.Arch]
+		// TCG emulates slowly. arm: cortex-a15, the ARMv7 core with LPAE
+		// that Debian's armmp-lpae kernel needs.
+		cpu = map[arch.Arch]string{arch.X86_64: "max", arch.ARM64: "cortex-a57", arch.ARM: "cortex-a15"}[m.Arch]
 	}
 	machine := MachineType(m.Arch)
 	argv = append(argv,
@@ -67,9 +68,9 @@ func (m Machine) Command(console string) ([]string, error) {
 func optValue(s string) string { return strings.ReplaceAll(s, ",", ",,") }
 
 // MachineType is the QEMU machine fsbench emulates for a board of
-// architecture a: q35 for x86_64, virt for arm64.
+// architecture a: q35 for x86_64, virt for arm64 and arm.
 func MachineType(a arch.Arch) string {
-	if a == arch.ARM64 {
+	if a == arch.ARM64 || a == arch.ARM {
 		return "virt"
 	}
 	return "q35"

@@ -64,6 +64,16 @@ func TestCommand(t *testing.T) {
 	if got := (Machine{Arch: "aarch64"}).cmdline(); got != "console=ttyAMA0" {
 		t.Errorf("aarch64 console: %q", got)
 	}
+
+	arm32 := Machine{Arch: "armv7", Kernel: kern, Accel: "tcg"}
+	got, err = arm32.Command("/s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if line := strings.Join(got, " "); !strings.HasPrefix(line, "qemu-system-arm ") ||
+		!strings.Contains(line, "-machine virt -accel tcg -cpu cortex-a15") || !strings.Contains(line, "-append console=ttyAMA0") {
+		t.Errorf("arm: %q", got)
+	}
 }
 
 func TestMachineErrors(t *testing.T) {

@@ -14,8 +14,9 @@ import (
 
 // Machine describes one VM.
 type Machine struct {
-	// Arch is arch.X86_64 (q35) or arch.ARM64 (virt), in any of its
-	// spellings ("aarch64" is taken as arch.ARM64). Empty means x86_64.
+	// Arch is arch.X86_64 (q35), arch.ARM64 or arch.ARM (virt), in any
+	// of its spellings ("aarch64" is taken as arch.ARM64). Empty means
+	// x86_64.
 	Arch arch.Arch
 	// Kernel is the kernel file QEMU loads with -kernel: on x86_64 a
 	// bzImage or, faster under TCG, the PVH vmlinux (see BootKernel); on
@@ -65,8 +66,8 @@ const (
 // QEMU would refuse, said in terms of the Machine.
 func (m Machine) normalized() (Machine, error) {
 	a, err := arch.Parse(string(cmp.Or(m.Arch, arch.X86_64)))
-	if err != nil || (a != arch.X86_64 && a != arch.ARM64) {
-		return m, fmt.Errorf("qemu: architecture %q: want x86_64 or aarch64", m.Arch)
+	if err != nil || (a != arch.X86_64 && a != arch.ARM64 && a != arch.ARM) {
+		return m, fmt.Errorf("qemu: architecture %q: want x86_64, aarch64 or arm", m.Arch)
 	}
 	m.Arch = a
 	switch m.Accel {
@@ -151,7 +152,7 @@ func (d Disk) check() error {
 // consoleDevice is the guest's name for the serial port that carries the
 // console.
 func (m Machine) consoleDevice() string {
-	if a, _ := arch.Parse(string(m.Arch)); a == arch.ARM64 {
+	if a, _ := arch.Parse(string(m.Arch)); a == arch.ARM64 || a == arch.ARM {
 		return "ttyAMA0"
 	}
 	return "ttyS0"

@@ -39,6 +39,7 @@ type spelling struct {
 	uname         string // uname -m
 	triplet       string // Debian's multiarch tuple
 	image         string // the kernel image its build makes
+	flavour       string // Debian's kernel flavour: linux-image-<flavour>
 	machine       elf.Machine
 	class         elf.Class
 	// aliases are further names users and tools write for it.
@@ -47,16 +48,16 @@ type spelling struct {
 
 var spellings = map[Arch]spelling{
 	X86_64: {goarch: "amd64", debian: "amd64", qemu: "x86_64", kernel: "x86", uname: "x86_64",
-		triplet: "x86_64-linux-gnu", image: "bzImage", machine: elf.EM_X86_64, class: elf.ELFCLASS64,
+		triplet: "x86_64-linux-gnu", image: "bzImage", flavour: "amd64", machine: elf.EM_X86_64, class: elf.ELFCLASS64,
 		aliases: []string{"x86-64", "x64", "x8664"}},
 	ARM64: {goarch: "arm64", debian: "arm64", qemu: "aarch64", kernel: "arm64", uname: "aarch64",
-		triplet: "aarch64-linux-gnu", image: "Image", machine: elf.EM_AARCH64, class: elf.ELFCLASS64,
+		triplet: "aarch64-linux-gnu", image: "Image", flavour: "arm64", machine: elf.EM_AARCH64, class: elf.ELFCLASS64,
 		aliases: []string{"armv8", "armv8l"}},
 	ARM: {goarch: "arm", goarm: "7", debian: "armhf", qemu: "arm", kernel: "arm", uname: "armv7l",
-		triplet: "arm-linux-gnueabihf", image: "zImage", machine: elf.EM_ARM, class: elf.ELFCLASS32,
+		triplet: "arm-linux-gnueabihf", image: "zImage", flavour: "armmp-lpae", machine: elf.EM_ARM, class: elf.ELFCLASS32,
 		aliases: []string{"armv7", "armel", "arm32"}},
 	RISCV64: {goarch: "riscv64", debian: "riscv64", qemu: "riscv64", kernel: "riscv", uname: "riscv64",
-		triplet: "riscv64-linux-gnu", image: "Image", machine: elf.EM_RISCV, class: elf.ELFCLASS64,
+		triplet: "riscv64-linux-gnu", image: "Image", flavour: "riscv64", machine: elf.EM_RISCV, class: elf.ELFCLASS64,
 		aliases: []string{"riscv", "rv64"}},
 }
 
@@ -159,6 +160,12 @@ func (a Arch) Triplet() string { return spellings[a].triplet }
 // leaves in arch/<Kernel>/boot, and the name the boot files give it:
 // bzImage, Image or zImage.
 func (a Arch) KernelImage() string { return spellings[a].image }
+
+// KernelFlavour is the suffix of Debian's kernel packages for the
+// architecture, linux-image-<flavour>: amd64, arm64, armmp-lpae (the
+// ARMv7 kernel with large physical addresses, which QEMU's virt machine
+// and every Cortex-A7/A15 board run), riscv64.
+func (a Arch) KernelFlavour() string { return spellings[a].flavour }
 
 // ELF returns the machine and class of a's ELF binaries.
 func (a Arch) ELF() (elf.Machine, elf.Class) { return spellings[a].machine, spellings[a].class }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fsbench/fsbench/wire/arch"
 )
 
 // options fsbench cares about: root filesystems, the virtio disk, dm-flakey
@@ -55,18 +57,27 @@ func TestReadConfig(t *testing.T) {
 }
 
 func TestKernelDep(t *testing.T) {
-	for _, tc := range []struct{ in, pkg, ver string }{
-		{"linux-image-6.1.0-57-amd64 (= 6.1.192-3)", "linux-image-6.1.0-57-amd64", "6.1.192-3"},
-		{"linux-image-6.1.0-57-arm64:arm64 (= 6.1.192-3)", "linux-image-6.1.0-57-arm64", "6.1.192-3"},
-		{"linux-image-6.12.9-amd64", "linux-image-6.12.9-amd64", ""},
-		{"foo, linux-image-6.1.0-57-amd64 (= 6.1.192-3), bar", "linux-image-6.1.0-57-amd64", "6.1.192-3"},
+	for _, tc := range []struct {
+		in       string
+		a        arch.Arch
+		pkg, ver string
+	}{
+		{"linux-image-6.1.0-57-amd64 (= 6.1.192-3)", arch.X86_64, "linux-image-6.1.0-57-amd64", "6.1.192-3"},
+		{"linux-image-6.1.0-57-arm64:arm64 (= 6.1.192-3)", arch.ARM64, "linux-image-6.1.0-57-arm64", "6.1.192-3"},
+		{"linux-image-6.12.9-amd64", arch.X86_64, "linux-image-6.12.9-amd64", ""},
+		{"foo, linux-image-6.1.0-57-amd64 (= 6.1.192-3), bar", arch.X86_64, "linux-image-6.1.0-57-amd64", "6.1.192-3"},
+		{"linux-image-6.1.0-57-armmp-lpae (= 6.1.192-3)", arch.ARM, "linux-image-6.1.0-57-armmp-lpae", "6.1.192-3"},
+		{"linux-image-6.1.0-57-armmp (= 6.1.192-3)", arch.ARM, "linux-image-6.1.0-57-armmp", "6.1.192-3"},
 	} {
-		pkg, ver, err := kernelDep(tc.in, strings.TrimPrefix(tc.pkg[strings.LastIndexByte(tc.pkg, '-'):], "-"))
+		pkg, ver, err := kernelDep(tc.in, tc.a)
 		if err != nil || pkg != tc.pkg || ver != tc.ver {
 			t.Errorf("kernelDep(%q) = %q, %q, %v", tc.in, pkg, ver, err)
 		}
 	}
-	if _, _, err := kernelDep("linux-image-6.1.0-57-amd64", "arm64"); err == nil {
+	if _, _, err := kernelDep("linux-image-6.1.0-57-amd64", arch.ARM64); err == nil {
 		t.Error("kernelDep accepted a kernel of another architecture")
+	}
+	if _, _, err := kernelDep("linux-image-6.1.0-57-arm64", arch.ARM); err == nil {
+		t.Error("kernelDep took an arm64 kernel for 32-bit ARM")
 	}
 }

@@ -18,7 +18,7 @@ import (
 // records: String() is apt's own pkg=version syntax, so the same kernel can be
 // fetched again with `apt-get download` as long as the mirror keeps it.
 type Version struct {
-	Arch           arch.Arch // arch.X86_64 or arch.ARM64
+	Arch           arch.Arch // arch.X86_64, arch.ARM64 or arch.ARM
 	Metapackage    string    // e.g. "linux-image-amd64"; empty when a kernel package was asked for
 	Package        string    // e.g. "linux-image-6.1.0-57-amd64"
 	PackageVersion string    // Debian version of Package, e.g. "6.1.192-3"
@@ -98,19 +98,19 @@ func Resolve(ctx context.Context, log logrus.FieldLogger, cacheDir string, a arc
 // kernel package is taken as it is.
 func ResolveRequest(ctx context.Context, log logrus.FieldLogger, cacheDir string, a arch.Arch, req Request) (Version, error) {
 	canon, err := arch.Parse(string(a))
-	if err == nil && canon != arch.X86_64 && canon != arch.ARM64 {
-		err = fmt.Errorf("want x86_64 or arm64, not %s", canon)
+	if err == nil && canon == arch.RISCV64 {
+		err = fmt.Errorf("Debian 12 builds no riscv64 kernel (riscv64 became a release architecture in Debian 13); boot a riscv64 board with its build system's kernel")
 	}
 	if err != nil {
 		return Version{}, fmt.Errorf("kernel: no Debian kernel for this architecture: %w", err)
 	}
-	da := canon.Debian()
+	da, flavour := canon.Debian(), canon.KernelFlavour()
 	if err := debpkg.CheckArch(ctx, da); err != nil {
 		return Version{}, fmt.Errorf("kernel: %w", err)
 	}
-	name := cmp.Or(req.Package, "linux-image-"+da)
-	if !strings.HasSuffix(name, "-"+da) && !strings.HasSuffix(name, "-"+da+"-unsigned") {
-		return Version{}, fmt.Errorf("kernel: %s is not a kernel for %s (%s): its name does not end in -%s", name, canon, da, da)
+	name := cmp.Or(req.Package, "linux-image-"+flavour)
+	if !hasFlavour(name, canon) {
+		return Version{}, fmt.Errorf("kernel: %s is not a kernel for %s (%s): its name does not end in -%s", name, canon, da, strings.Join(flavours(canon), " or -"))
 	}
 	aptName := name + ":" + da
 	// Asking for the package first lets apt fetch its lists when it knows
@@ -136,7 +136,7 @@ func ResolveRequest(ctx context.Context, log logrus.FieldLogger, cacheDir string
 		v.Package, v.PackageVersion = name, fields["Version"]
 	} else {
 		v.Metapackage = name
-		v.Package, v.PackageVersion, err = kernelDep(fields["Depends"], da)
+		v.Package, v.PackageVersion, err = kernelDep(fields["Depends"], canon)
 		if err != nil {
 			return Version{}, fmt.Errorf("kernel: %s: %w", aptName, err)
 		}
@@ -164,17 +164,38 @@ var kernelPackageRE = regexp.MustCompile(`^linux-image-[0-9]`)
 // kernel, e.g. "linux-image-6.1.0-57-amd64 (= 6.1.192-3)".
 var kernelDepRE = regexp.MustCompile(`^(linux-image-[0-9][^\s:(]*)(?::[a-z0-9]+)?(?:\s*\(=\s*([^)\s]+)\))?$`)
 
-func kernelDep(depends, da string) (pkg, ver string, err error) {
+func kernelDep(depends string, a arch.Arch) (pkg, ver string, err error) {
 	for _, alt := range strings.Split(depends, ",") {
 		alt = strings.TrimSpace(alt)
 		if strings.Contains(alt, "|") {
 			continue
 		}
-		if m := kernelDepRE.FindStringSubmatch(alt); m != nil && strings.HasSuffix(m[1], "-"+da) {
+		if m := kernelDepRE.FindStringSubmatch(alt); m != nil && hasFlavour(m[1], a) {
 			return m[1], m[2], nil
 		}
 	}
-	return "", "", fmt.Errorf("no linux-image-<version>-%s in Depends: %q", da, depends)
+	return "", "", fmt.Errorf("no linux-image-<version>-%s in Depends: %q", a.KernelFlavour(), depends)
+}
+
+// flavours are the suffixes of a's kernel packages: its Debian
+// architecture (linux-image-rt-amd64) and its kernel flavour
+// (linux-image-armmp, linux-image-armmp-lpae on armhf).
+func flavours(a arch.Arch) []string {
+	out := []string{a.Debian()}
+	if a == arch.ARM {
+		out = []string{"armmp-lpae", "armmp"}
+	}
+	return out
+}
+
+// hasFlavour tells whether a kernel package name is one for a.
+func hasFlavour(name string, a arch.Arch) bool {
+	for _, f := range flavours(a) {
+		if strings.HasSuffix(name, "-"+f) || strings.HasSuffix(name, "-"+f+"-unsigned") {
+			return true
+		}
+	}
+	return false
 }
 
 // ErrUnreachable marks failures where apt could not reach the mirror, as

@@ -27,11 +27,17 @@ import (
 //     note. Measured with QEMU 7.2 TCG on q35: 4.2 s to the no-root panic
 //     instead of 10 s with the bzImage (see TestBootTime). microvm did not
 //     reach the panic with console=ttyS0 and is not known to work yet.
+//   - arm: the zImage as it is (see below).
 //   - arm64: Debian 12's vmlinuz is already the raw Image (32 MB, the
 //     "ARM\x64" magic at offset 0x38; CONFIG_EFI_ZBOOT is off), which is
 //     returned as it is, without a copy. A gzip-compressed Image, as other
 //     releases ship, is decompressed into dir.
 func (k *Kernel) Uncompressed(ctx context.Context, dir string) (string, error) {
+	if k.Arch == arch.ARM {
+		// QEMU's arm -kernel boots a zImage and nothing else that Debian
+		// ships; its decompressor runs in the guest.
+		return k.Image, nil
+	}
 	out := filepath.Join(dir, "vmlinux-"+k.Release)
 	if k.Arch == arch.ARM64 {
 		out = filepath.Join(dir, "Image-"+k.Release)

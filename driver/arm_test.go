@@ -3,6 +3,7 @@ package driver
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,9 +15,10 @@ import (
 	"github.com/fsbench/fsbench/wire/arch"
 )
 
-const arm64Spec = `
-board "qemu-arm64" {
-  arch    = "arm64"
+// armSpec is a small board of architecture %s.
+const armSpec = `
+board "qemu-%[1]s" {
+  arch    = "%[1]s"
   console = "ttyAMA0,115200n8"
   storage = "vda"
 }
@@ -58,26 +60,33 @@ test "fio" "seq" {
 }
 `
 
-// TestArm64InQEMU runs a small arm64 board end to end: Debian's arm64
-// kernel and busybox, the arm64 runner, qemu-system-aarch64.
-func TestArm64InQEMU(t *testing.T) {
-	for _, tool := range []string{"qemu-system-aarch64", "apt-get", "fakeroot"} {
+// TestArmInQEMU runs a small board of each ARM architecture end to end:
+// Debian's arm64 or armhf (armmp-lpae) kernel and busybox, the runner for
+// it, qemu-system-aarch64 or qemu-system-arm.
+func TestArmInQEMU(t *testing.T) {
+	for _, a := range []arch.Arch{arch.ARM64, arch.ARM} {
+		t.Run(string(a), func(t *testing.T) { armInQEMU(t, a) })
+	}
+}
+
+func armInQEMU(t *testing.T, a arch.Arch) {
+	for _, tool := range []string{"qemu-system-" + a.QEMU(), "apt-get", "fakeroot"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Skipf("needs %s (scripts/test.sh installs it)", tool)
 		}
 	}
-	if err := debpkg.CheckArch(context.Background(), "arm64"); errors.Is(err, debpkg.ErrForeignArchNotConfigured) {
+	if err := debpkg.CheckArch(context.Background(), a.Debian()); errors.Is(err, debpkg.ErrForeignArchNotConfigured) {
 		t.Skipf("%v (scripts/test.sh does it)", err)
 	}
 	t.Parallel()
 	dir := t.TempDir()
-	path := filepath.Join(dir, "arm64.fsb.hcl")
-	os.WriteFile(path, []byte(arm64Spec), 0o644)
+	path := filepath.Join(dir, string(a)+".fsb.hcl")
+	os.WriteFile(path, []byte(fmt.Sprintf(armSpec, a)), 0o644)
 	s, p := loadSpec(t, path)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	job := testJob(t, s, p, filepath.Join(dir, "out"))
-	job.Runner, job.HelperRunner = testbin.Runner(t, arch.ARM64), testbin.Runner(t, "")
+	job.Runner, job.HelperRunner = testbin.Runner(t, a), testbin.Runner(t, "")
 	job.QEMU.Accel = "tcg"
 	o := runJob(t, ctx, job)[p.Variants[0].Name]
 	if o == nil {
@@ -99,7 +108,7 @@ func TestArm64InQEMU(t *testing.T) {
 	if count["boot_time"] != 2 || count["fio"] != 1 || count["fsbench"] != 1 {
 		t.Errorf("results %v", count)
 	}
-	if o.Summary.Results[0].Attrs["kernel"] == "" || o.Summary.Results[0].Attrs["machine"] != "qemu-system-aarch64 virt virtio" {
+	if o.Summary.Results[0].Attrs["kernel"] == "" || o.Summary.Results[0].Attrs["machine"] != "qemu-system-"+a.QEMU()+" virt virtio" {
 		t.Errorf("attrs %v", o.Summary.Results[0].Attrs)
 	}
 }
