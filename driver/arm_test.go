@@ -15,51 +15,6 @@ import (
 	"github.com/fsbench/fsbench/wire/arch"
 )
 
-// armSpec is a small board of architecture %s.
-const armSpec = `
-board "qemu-%[1]s" {
-  arch    = "%[1]s"
-  console = "ttyAMA0,115200n8"
-  storage = "vda"
-}
-
-image "disk" {
-  table = "gpt"
-  size  = "256MiB"
-
-  partition "rootfs" {
-    size = "96MiB"
-    root = true
-    filesystem {
-      type  = "ext4"
-      mount = ["noatime"]
-    }
-    contents { userland = "busybox" }
-  }
-
-  partition "bench" {
-    grow = true
-    filesystem {
-      type       = "f2fs"
-      mountpoint = "/mnt/bench"
-    }
-  }
-}
-
-test "boot_time" "rootfs" {
-  iterations = 2
-}
-
-test "fio" "seq" {
-  on      = partition.bench
-  rw      = ["write"]
-  bs      = ["1MiB"]
-  direct  = [true]
-  size    = "8MiB"
-  nrfiles = 1
-}
-`
-
 // TestArmInQEMU runs a small board of each ARM architecture end to end:
 // Debian's arm64 or armhf (armmp-lpae) kernel and busybox, the runner for
 // it, qemu-system-aarch64 or qemu-system-arm.
@@ -81,7 +36,7 @@ func armInQEMU(t *testing.T, a arch.Arch) {
 	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, string(a)+".fsb.hcl")
-	os.WriteFile(path, []byte(fmt.Sprintf(armSpec, a)), 0o644)
+	os.WriteFile(path, []byte(fmt.Sprintf(qemuBoardSpec, a, "ttyAMA0,115200n8", "none", "", "", "", "f2fs")), 0o644)
 	s, p := loadSpec(t, path)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
@@ -105,7 +60,7 @@ func armInQEMU(t *testing.T, a arch.Arch) {
 			t.Errorf("fio wrote %v bytes", value(r, "write_bytes"))
 		}
 	}
-	if count["boot_time"] != 2 || count["fio"] != 1 || count["fsbench"] != 1 {
+	if count["boot_time"] != 3 || count["fio"] != 1 || count["fsbench"] != 1 {
 		t.Errorf("results %v", count)
 	}
 	if o.Summary.Results[0].Attrs["kernel"] == "" || o.Summary.Results[0].Attrs["machine"] != "qemu-system-"+a.QEMU()+" virt virtio" {

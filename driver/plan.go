@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/fsbench/fsbench/driver/console"
 	"github.com/fsbench/fsbench/wire/resultframe"
 	"github.com/fsbench/fsbench/wire/runplan"
 )
@@ -87,20 +88,41 @@ func bootTimedStep(p *runplan.Plan) *runplan.Step {
 	return nil
 }
 
-// bootPatterns are boot_time's milestone patterns.
-func bootPatterns(s *runplan.Step) (root, prompt *regexp.Regexp, err error) {
+// bootPatterns sets the console's boot marks from boot_time's
+// parameters: the root mount and prompt patterns replace the defaults,
+// the other marks' patterns add to them.
+func bootPatterns(s *runplan.Step, o *console.Options) error {
 	r := runplan.Reader{P: s.Params}
-	rs, ps := r.String("root_mount_pattern"), r.String("prompt_pattern")
-	if r.Err != nil {
-		return nil, nil, r.Err
+	set := []struct {
+		name string
+		dst  **regexp.Regexp
+		def  *regexp.Regexp // nil: the pattern replaces the default
+	}{
+		{"root_mount_pattern", &o.RootMount, nil},
+		{"prompt_pattern", &o.Prompt, nil},
+		{"banner_pattern", &o.Marks.Banner, console.DefaultBanner},
+		{"handover_pattern", &o.Marks.Handover, console.DefaultHandover},
+		{"kernel_pattern", &o.Marks.Kernel, console.DefaultKernel},
+		{"init_pattern", &o.Marks.Init, console.DefaultInit},
 	}
-	if root, err = regexp.Compile(rs); err != nil {
-		return nil, nil, fmt.Errorf("root_mount_pattern: %w", err)
+	for _, m := range set {
+		src := r.String(m.name)
+		if r.Err != nil {
+			return r.Err
+		}
+		if src == "" && m.def != nil {
+			continue
+		}
+		if m.def != nil {
+			src = "(?:" + m.def.String() + ")|(?:" + src + ")"
+		}
+		re, err := regexp.Compile(src)
+		if err != nil {
+			return fmt.Errorf("%s: %w", m.name, err)
+		}
+		*m.dst = re
 	}
-	if prompt, err = regexp.Compile(ps); err != nil {
-		return nil, nil, fmt.Errorf("prompt_pattern: %w", err)
-	}
-	return root, prompt, nil
+	return nil
 }
 
 // copySparse copies a sparse image, keeping its holes: only the data

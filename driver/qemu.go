@@ -15,6 +15,7 @@
 package driver
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -44,7 +45,18 @@ type QEMU struct {
 	// Kernel names the Debian kernel to boot; the zero Request is the
 	// architecture's current one.
 	Kernel kernel.Request
+	// Boot is "direct" (or empty): QEMU loads the kernel and fsbench's
+	// initramfs itself (-kernel, -initrd, -append); or "uboot": Debian's
+	// u-boot-qemu is the machine's firmware and boots the image alone,
+	// from the boot files build put in it (the board's boot block).
+	Boot string
 }
+
+// Boot paths of the QEMU target.
+const (
+	BootDirect = "direct"
+	BootUBoot  = "uboot"
+)
 
 // Variant is one built variant to run.
 type Variant struct {
@@ -93,14 +105,33 @@ func RunQEMU(ctx context.Context, v Variant, q QEMU, opt Options) (*Outcome, err
 		Disks:     []qemu.Disk{{Path: disk, Format: "raw", Interface: q.Disk}},
 		MemoryMiB: q.MemoryMiB, CPUs: q.CPUs, Accel: q.Accel, Watchdog: needsWatchdog(p),
 	}
-	boot, err := qemu.PrepareDirectBoot(ctx, log, qemu.BootSetup{Arch: a, Kernel: q.Kernel, Cache: q.KernelCache,
-		Init: v.Runner, Modules: append(mach.Modules(fsTypes(p)...), testModules(p)...),
-		Initrd: filepath.Join(runDir, "initramfs.cpio.gz")})
-	if err != nil {
-		return nil, err
+	var kernelPackage string
+	switch q.Boot {
+	case "", BootDirect:
+		boot, err := qemu.PrepareDirectBoot(ctx, log, qemu.BootSetup{Arch: a, Kernel: q.Kernel, Cache: q.KernelCache,
+			Init: v.Runner, Modules: append(mach.Modules(fsTypes(p)...), testModules(p)...),
+			Initrd: filepath.Join(runDir, "initramfs.cpio.gz")})
+		if err != nil {
+			return nil, err
+		}
+		mach.Kernel, mach.Initrd = boot.Image, boot.Initrd
+		kernelPackage = boot.Kernel.Version.String()
+	case BootUBoot:
+		if m.Boot == nil {
+			return nil, fmt.Errorf("variant %s: -boot uboot boots the image alone, and its board has no boot block to put a kernel and %s in it",
+				v.Name, "extlinux.conf or boot.scr")
+		}
+		if q.Kernel != (kernel.Request{}) {
+			return nil, fmt.Errorf("variant %s: -kernel names the kernel of a direct boot; through U-Boot the image's own kernel boots (%s)", v.Name, m.Boot.Kernel)
+		}
+		if mach.Firmware, err = qemu.UBootFirmware(a); err != nil {
+			return nil, err
+		}
+		mach.Append = nil
+		kernelPackage = m.Boot.Kernel
+	default:
+		return nil, fmt.Errorf("boot %q: want direct or uboot", q.Boot)
 	}
-	k := boot.Kernel
-	mach.Kernel, mach.Initrd = boot.Image, boot.Initrd
 	log.Infof("copying %s", m.Images[0].File)
 	if err := copySparse(filepath.Join(v.Dir, m.Images[0].File), disk); err != nil {
 		return nil, err
@@ -121,21 +152,31 @@ func RunQEMU(ctx context.Context, v Variant, q QEMU, opt Options) (*Outcome, err
 	sw := newPowerSwitch(ctx, vm, mach, log)
 	defer sw.Close()
 	out := &Outcome{Variant: v.Name, Results: filepath.Join(runDir, "results.jsonl"),
-		Console: filepath.Join(runDir, "console.log"), Kernel: k.Version.String(), Accel: vm.Accel()}
+		Console: filepath.Join(runDir, "console.log"), Kernel: kernelPackage, Accel: vm.Accel()}
 	f := follow{variant: v.Name, plan: p, out: out, opt: opt, log: log, attrs: map[string]string{
 		"target": "qemu", "machine": machineName(a, q.Disk), "accel": vm.Accel(),
-		"kernel_package": k.Version.String(), "disk": q.Disk,
-	}}
+		"kernel_package": kernelPackage, "disk": q.Disk, "boot": cmp.Or(q.Boot, BootDirect),
+	},
+		// Through U-Boot the command line is the image's, which does not
+		// power the machine off at the end, as a board stays on.
+		stopWhenComplete: q.Boot == BootUBoot}
 	sum, err := f.run(ctx, sw)
 	out.Summary = sum
 	if err != nil {
 		return out, err
 	}
-	// The runner powers the machine off once the plan is done.
+	// The runner powers the machine off once the plan is done; a boot
+	// through U-Boot leaves it on.
+	wait := time.Minute
+	if q.Boot == BootUBoot {
+		wait = 0
+	}
 	select {
 	case <-sw.VM().Exited():
-	case <-time.After(time.Minute):
-		log.Warnf("QEMU still runs a minute after the plan completed; stopping it")
+	case <-time.After(wait):
+		if wait > 0 {
+			log.Warnf("QEMU still runs a minute after the plan completed; stopping it")
+		}
 	}
 	return out, nil
 }
@@ -188,8 +229,13 @@ func (f follow) run(ctx context.Context, src io.Reader) (*console.Summary, error
 		},
 	}
 	copts.BootTimed = bootTimed(p)
+	if p.Board.RootWait != "" {
+		if copts.RootWait, err = time.ParseDuration(p.Board.RootWait); err != nil {
+			return nil, fmt.Errorf("the plan's root_wait: %w", err)
+		}
+	}
 	if bt := bootTimedStep(p); bt != nil {
-		if copts.RootMount, copts.Prompt, err = bootPatterns(bt); err != nil {
+		if err := bootPatterns(bt, &copts); err != nil {
 			return nil, err
 		}
 	}

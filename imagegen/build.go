@@ -90,7 +90,7 @@ func DefaultCacheDir() string {
 type builder struct {
 	opts    Options
 	log     logrus.FieldLogger
-	layers  map[string][]string // root partition name -> tarballs staged over its contents
+	layers  map[string][]string // PARTUUID -> tarballs staged over the partition's contents
 	arch    arch.Arch           // the board's
 	scratch *scratch
 }
@@ -160,6 +160,14 @@ func Build(ctx context.Context, p *plan.Plan, v plan.Variant, opts Options) (*Ma
 	}
 	if b.layers, err = b.rootLayers(ctx, p, v, dir, work, m); err != nil {
 		return nil, err
+	}
+	bootTar, bm, err := b.bootLayer(ctx, p, v, work)
+	if err != nil {
+		return nil, fmt.Errorf("boot files: %w", err)
+	}
+	if bm != nil {
+		b.layers[bootPartitionKey(v)] = append(b.layers[bootPartitionKey(v)], bootTar)
+		m.Boot = bm
 	}
 	for _, img := range v.Images {
 		im, files, err := b.image(ctx, img, dir, work)
@@ -337,11 +345,21 @@ func removeStaleOutputs(dir string, log logrus.FieldLogger) {
 }
 
 // layersOf returns the tarballs staged over a partition's contents: the
-// payload and userland, which go to the root partition only (another
-// image may have a partition of the same name).
+// payload and userland, which go to the root partition, and the boot
+// files. They are kept by PARTUUID, which no two partitions of a
+// variant share (another image may have a partition of the same name).
 func (b *builder) layersOf(p plan.Partition) []string {
-	if !p.Root {
-		return nil
+	return b.layers[p.UUID]
+}
+
+// bootPartitionKey is the key of the boot files' partition in
+// builder.layers.
+func bootPartitionKey(v plan.Variant) string {
+	img := v.Images[v.BootImage()]
+	for _, p := range img.Partitions {
+		if p.Name == v.Board.Boot.Partition {
+			return p.UUID
+		}
 	}
-	return b.layers[p.Name]
+	return ""
 }

@@ -27,6 +27,7 @@ type Manifest struct {
 	Images      []ImageManifest   `json:"images"`
 	Userland    *UserlandManifest `json:"userland,omitempty"`
 	Payload     *PayloadManifest  `json:"payload,omitempty"`
+	Boot        *BootManifest     `json:"boot,omitempty"`
 }
 
 // ImageManifest is one image file.

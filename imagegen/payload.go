@@ -54,7 +54,7 @@ func (b *builder) rootLayers(ctx context.Context, p *plan.Plan, v plan.Variant, 
 		if err != nil {
 			return nil, fmt.Errorf("busybox userland: %w", err)
 		}
-		layers[root.Name] = append(layers[root.Name], tarPath)
+		layers[root.UUID] = append(layers[root.UUID], tarPath)
 		m.Userland = &UserlandManifest{Kind: "busybox", Package: bb.Package.String()}
 		if len(v.Tests) > 0 {
 			// Busybox has no checkers and no mkfs tools: the tests get
@@ -64,7 +64,7 @@ func (b *builder) rootLayers(ctx context.Context, p *plan.Plan, v plan.Variant, 
 				return nil, err
 			}
 			if tools != "" {
-				layers[root.Name] = append(layers[root.Name], tools)
+				layers[root.UUID] = append(layers[root.UUID], tools)
 			}
 		}
 	}
@@ -108,7 +108,7 @@ func (b *builder) rootLayers(ctx context.Context, p *plan.Plan, v plan.Variant, 
 	}
 	m.Payload = &PayloadManifest{Runner: filepath.Base(bin), RunnerSHA256: sum, Steps: len(rp.Steps),
 		Overlay: "payload", Tarball: "payload.tar"}
-	layers[root.Name] = append(layers[root.Name], tarPath)
+	layers[root.UUID] = append(layers[root.UUID], tarPath)
 	return layers, nil
 }
 

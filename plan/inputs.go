@@ -60,6 +60,11 @@ func collectInputs(s *spec.Spec) ([]Input, hcl.Diagnostics) {
 		jobs = append(jobs, &job{in: Input{Role: role, Path: p}, at: at, digest: sum})
 	}
 	for _, v := range s.Variants {
+		if bf := v.Board.Boot; bf != nil {
+			add("kernel", bf.Kernel, bf.Of("kernel"), digest.File)
+			add("dtb", bf.DTB, bf.Of("dtb"), digest.File)
+			add("initramfs", bf.Initramfs, bf.Of("initramfs"), digest.File)
+		}
 		for _, img := range v.Images {
 			for _, r := range img.Raw {
 				add("raw", r.File, r.Of("file"), digest.File)

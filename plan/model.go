@@ -27,7 +27,7 @@ type Plan struct {
 
 // Input is one file the plan depends on, with its digest.
 type Input struct {
-	Role   string `json:"role"` // spec, var-file, include, contents-dir, contents-tar, file, raw, partition-image
+	Role   string `json:"role"` // spec, var-file, include, contents-dir, contents-tar, file, raw, partition-image, kernel, dtb, initramfs
 	Path   string `json:"path"` // as written, relative to the spec's directory
 	SHA256 string `json:"sha256"`
 }
@@ -52,6 +52,26 @@ type Board struct {
 	RootBy     string    `json:"root_by"`
 	Bootloader string    `json:"bootloader"`
 	KernelArgs []string  `json:"kernel_args,omitempty"`
+	// RootWait is how long a run lets a boot wait for its root device
+	// ("" = the default), as time.Duration prints it.
+	RootWait string `json:"root_wait,omitempty"`
+	Boot     *Boot  `json:"boot,omitempty"`
+}
+
+// Boot is what build puts into the image for the bootloader: the
+// kernel, its device tree and initramfs, and extlinux/extlinux.conf or
+// boot.scr, in Dir of the partition Partition of the image the board
+// boots.
+type Boot struct {
+	Image     string `json:"image"`
+	Partition string `json:"partition"`
+	Dir       string `json:"dir"` // "/boot" on the root partition, "/" on one of its own
+	// Kernel, DTB and Initramfs are input paths as written. Kernel "" is
+	// Debian's kernel for the board's architecture, with fsbench's own
+	// initramfs.
+	Kernel    string `json:"kernel,omitempty"`
+	DTB       string `json:"dtb,omitempty"`
+	Initramfs string `json:"initramfs,omitempty"`
 }
 
 // Image is one disk image.

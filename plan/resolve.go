@@ -55,6 +55,9 @@ func (r *resolver) variant(sv *spec.Variant) Variant {
 		Name: sv.Board.Name, Arch: sv.Board.Arch, Console: sv.Board.Console, Storage: sv.Board.Storage,
 		Init: sv.Board.Init, RootBy: sv.Board.RootBy, Bootloader: sv.Board.Bootloader, KernelArgs: sv.Board.KernelArgs,
 	}}
+	if sv.Board.RootWait > 0 {
+		v.Board.RootWait = sv.Board.RootWait.String()
+	}
 	if len(sv.Matrix) > 0 {
 		v.Matrix = map[string]string{}
 		for _, ch := range sv.Matrix {
@@ -73,6 +76,7 @@ func (r *resolver) variant(sv *spec.Variant) Variant {
 	}
 	r.checkRootBy(sv, root)
 	r.checkUnique(sv, v)
+	v.Board.Boot = r.boot(sv, v)
 	v.Bootargs = bootargs(v.Board, root)
 	for _, st := range sv.Tests {
 		v.Tests = append(v.Tests, r.test(st))
@@ -249,7 +253,7 @@ func (r *resolver) filesystem(sv *spec.Variant, si *spec.Image, sp *spec.Partiti
 	in := filesystems.Spec{
 		Type: sf.Type, Label: sf.Label, UUID: uuid, BlockSize: sf.BlockSize, Features: sf.Features,
 		Journal: sf.Journal, Size: size, Tuning: sf.Tuning, Mount: sf.Mount, ExtraArgs: sf.MkfsArgs,
-		HasContents: sp.Contents != nil,
+		HasContents: sp.Contents != nil || receivesLayers(sv, si, sp),
 	}
 	if sf.Geometry != nil {
 		in.Geometry = filesystems.Geometry{EraseBlock: sf.Geometry.EraseBlock, PageSize: sf.Geometry.PageSize}
@@ -280,6 +284,21 @@ func (r *resolver) filesystem(sv *spec.Variant, si *spec.Image, sp *spec.Partiti
 		}
 	}
 	return fs
+}
+
+// receivesLayers tells whether build stages files over a partition
+// without a contents block: the runner's payload goes to the root
+// partition of a spec with tests, and the boot files to their
+// partition.
+func receivesLayers(sv *spec.Variant, si *spec.Image, sp *spec.Partition) bool {
+	if sp.Root && len(sv.Tests) > 0 {
+		return true
+	}
+	bf := sv.Board.Boot
+	if bf == nil || sv.Images[spec.BootImage(sv.Images)] != si {
+		return false
+	}
+	return (bf.Partition == "" && sp.Root) || bf.Partition == sp.Name
 }
 
 // fsProblemRange maps a filesystems.Problem field path to where the spec
@@ -484,6 +503,47 @@ func specPartition(si *spec.Image, name string) *spec.Partition {
 		}
 	}
 	return nil
+}
+
+// boot places the boot files, and checks that U-Boot's distro boot will
+// look in their partition: it scans the partitions marked bootable, or
+// partition 1 when none is.
+func (r *resolver) boot(sv *spec.Variant, v Variant) *Boot {
+	bf := sv.Board.Boot
+	if bf == nil || len(v.Images) == 0 {
+		return nil
+	}
+	img := v.Images[v.BootImage()]
+	b := &Boot{Image: img.Name, Partition: bf.Partition, Dir: "/", Kernel: bf.Kernel, DTB: bf.DTB, Initramfs: bf.Initramfs}
+	var part *Partition
+	bootable := false
+	for i := range img.Partitions {
+		p := &img.Partitions[i]
+		bootable = bootable || p.Bootable
+		if (bf.Partition == "" && p.Root) || p.Name == bf.Partition {
+			part = p
+		}
+	}
+	if part == nil {
+		return nil // its placement failed, and was reported
+	}
+	b.Partition = part.Name
+	if part.Root {
+		b.Dir = "/boot"
+	}
+	rng := bf.PartitionAt
+	if bf.Partition == "" {
+		rng = bf.Decl
+	}
+	switch {
+	case bootable && !part.Bootable:
+		r.errorf(rng, "Boot files on a partition U-Boot does not scan",
+			"U-Boot's distro boot looks for boot files on the partitions marked bootable, and partition %q is not: mark it bootable = true.", part.Name)
+	case !bootable && part.Number != 1:
+		r.errorf(rng, "Boot files on a partition U-Boot does not scan",
+			"U-Boot's distro boot looks for boot files on the partitions marked bootable, or on partition 1 when none is; partition %q is number %d: mark it bootable = true.", part.Name, part.Number)
+	}
+	return b
 }
 
 // checkRootBy makes sure root= can name the root partition the way the

@@ -26,6 +26,7 @@ func newBootTime() *Recipe {
 					Bars: bootBars, CVLabels: true, Across: true},
 				{Kind: Bars, Slug: "boot-variation-{test}", Title: "Boot time {test}: run-to-run variation",
 					Bars: bootBars, CV: true, Across: true},
+				{Kind: Phases, Slug: "boot-phases-{test}", Title: "Boot phases {test}: first byte to prompt", Bars: phaseBars},
 			},
 		},
 		Fields: []fields.Field{
@@ -53,6 +54,10 @@ func newBootTime() *Recipe {
 				Default: "login:",
 				Doc:     "Regular expression (RE2) of the console line that ends the measurement.",
 			},
+			markField("banner_pattern", "the firmware's or bootloader's banner, where the bootloader phase starts (fsbench knows U-Boot's, SeaBIOS's and barebox's)"),
+			markField("handover_pattern", "the bootloader's last line before the kernel runs (fsbench knows U-Boot's \"Starting kernel ...\" and GRUB's \"Loading Linux\")"),
+			markField("kernel_pattern", "the kernel's first console line (fsbench knows \"Booting Linux on physical CPU\" and \"Linux version\")"),
+			markField("init_pattern", "init starting on the root filesystem, after the root mount (fsbench knows the kernel's \"Run /sbin/init as init process\", Debian's TOMOYO notice and systemd's banner)"),
 			{
 				Name: "rootfstype",
 				Kind: fields.Bool,
@@ -76,12 +81,22 @@ func newBootTime() *Recipe {
 	}
 }
 
+// markField is a pattern that adds console lines to one of the boot
+// marks the host divides a boot into phases at (docs/reports.md).
+func markField(name, what string) fields.Field {
+	return fields.Field{Name: name, Kind: fields.String, Default: "",
+		Doc: "Regular expression (RE2) of more console lines that mark " + what + "; it adds to fsbench's own patterns."}
+}
+
 func checkBootTime(p Params) []Problem {
 	var probs []Problem
-	for _, name := range []string{"root_mount_pattern", "prompt_pattern"} {
+	for _, name := range []string{"root_mount_pattern", "prompt_pattern", "banner_pattern", "handover_pattern", "kernel_pattern", "init_pattern"} {
 		s, ok := stringParam(p, name)
 		if !ok {
 			continue
+		}
+		if s == "" && name != "root_mount_pattern" && name != "prompt_pattern" {
+			continue // adds nothing to the default marks
 		}
 		if s == "" {
 			probs = append(probs, Problem{name, "Empty pattern",
@@ -94,6 +109,17 @@ func checkBootTime(p Params) []Problem {
 		}
 	}
 	return probs
+}
+
+// phaseBars are a boot's phases on the host's clock, in boot order
+// (console.PhaseNames): each from the mark before it to its own.
+var phaseBars = []Bar{
+	{Metric: "phase_firmware", Label: "firmware (to the banner)"},
+	{Metric: "phase_bootloader", Label: "bootloader (to the hand-over)"},
+	{Metric: "phase_kernel_load", Label: "kernel load (to its first line)"},
+	{Metric: "phase_kernel", Label: "kernel (to the root mount)"},
+	{Metric: "phase_init", Label: "root mount to init"},
+	{Metric: "phase_userspace", Label: "userspace (to the prompt)"},
 }
 
 // bootBars are boot time as the host's serial stamps and the target's

@@ -90,6 +90,11 @@ const (
 	// Outcomes: 100% stacked bars of the classes of each Outcomes axis,
 	// one chart per axis.
 	Outcomes
+	// Phases: stacked bars of the parts of a whole, one bar per candidate
+	// and case, each part the mean of a Bar's metric over the iterations
+	// (a boot's phases from power-on to the prompt); parts no candidate
+	// measured are left out.
+	Phases
 )
 
 // Chart is one figure of each test of a recipe (of each case, with

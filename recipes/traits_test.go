@@ -88,7 +88,7 @@ func checkCharts(t *testing.T, r *Recipe) {
 			t.Errorf("%s: a chart per case must name the case", what)
 		}
 		switch c.Kind {
-		case Bars, RateBySize:
+		case Bars, RateBySize, Phases:
 			if len(c.Bars) == 0 {
 				t.Errorf("%s: no bars", what)
 			}

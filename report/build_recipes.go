@@ -70,6 +70,8 @@ func (v *view) recipeChart(rec *recipes.Recipe, ch recipes.Chart, test, cas stri
 		return appendChart(nil, v.rateChart(rec.Name, ch.Bars, test, slugOf, title))
 	case recipes.LatencyCDF:
 		return appendChart(nil, v.latencyCDF(rec.Name, test, cas, slugOf, title))
+	case recipes.Phases:
+		return appendChart(nil, v.phaseChart(rec.Name, ch.Bars, test, slugOf, title))
 	case recipes.Outcomes:
 		var out []*Chart
 		for _, axis := range rec.Report.Outcomes {

@@ -57,10 +57,13 @@ type BarCell struct {
 	Missing string
 }
 
-// StackChart is 100% stacked horizontal bars: one bar per row, split by
-// outcome category.
+// StackChart is stacked horizontal bars: one bar per row, split by
+// category. Without a Unit the bars are 100% of the rows' Counts (the
+// outcomes of iterations); with one they are the rows' Values on one
+// scale (the phases of a boot, in seconds).
 type StackChart struct {
 	Axis       string
+	Unit       string
 	Categories []string
 	Colors     []string
 	Rows       []StackRow
@@ -71,6 +74,7 @@ type StackRow struct {
 	Group, Label string
 	Counts       []int // per category
 	Total        int
+	Values       []float64 // per category, with a Unit
 }
 
 // LineChart is series of points over a logarithmic x axis.

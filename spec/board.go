@@ -3,18 +3,21 @@ package spec
 import (
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/fsbench/fsbench/internal/cmdline"
+	"github.com/fsbench/fsbench/spec/fields"
 	"github.com/fsbench/fsbench/wire/arch"
 )
 
 var boardSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
 		{Name: "arch"}, {Name: "console"}, {Name: "storage"}, {Name: "init"},
-		{Name: "root_by"}, {Name: "bootloader"}, {Name: "kernel_args"},
+		{Name: "root_by"}, {Name: "bootloader"}, {Name: "kernel_args"}, {Name: "root_wait"},
 	},
+	Blocks: []hcl.BlockHeaderSchema{{Type: "boot"}},
 }
 
 // defaultConsole is the first serial port's name on each architecture's
@@ -36,7 +39,7 @@ func DefaultBoard() *Board {
 	}
 }
 
-func (d *decoder) board(b *hcl.Block) *Board {
+func (d *decoder) board(b *hcl.Block, paths *resolver) *Board {
 	c := d.content(b.Body, boardSchema)
 	bd := &Board{Name: b.Labels[0], Ranges: newRanges(b.DefRange, c.Attributes)}
 	if !partNameRegex.MatchString(bd.Name) || len(bd.Name) > maxNameLen {
@@ -74,8 +77,22 @@ func (d *decoder) board(b *hcl.Block) *Board {
 				"kernel_args element %d (%q) cannot be one kernel argument: %v. Give each argument as its own element.", i+1, a, err)
 		}
 	}
+	if x, ok := d.field(c.Attributes, rootWaitField, "Invalid root_wait"); ok {
+		bd.RootWait, _ = time.ParseDuration(x.(string))
+	}
+	for _, blk := range c.Blocks {
+		if bd.Boot != nil {
+			d.errorf(blk.DefRange, "Duplicate boot block", "Board %q already has a boot block.", bd.Name)
+			continue
+		}
+		bd.Boot = d.bootFiles(blk, bd, paths)
+	}
 	return bd
 }
+
+// rootWaitField is how long a run lets a boot wait for its root device.
+var rootWaitField = fields.Field{Name: "root_wait", Kind: fields.Duration, Min: fields.Bound(1), Max: fields.Bound(3600),
+	Doc: "how long a run lets a boot wait for its root device (the kernel's \"Waiting for root device\") before it reports the boot failed"}
 
 // consolePattern is the value of console=: a port (ttyS0, ttyAMA0,
 // ttymxc0, hvc0, uart8250) and its comma-separated options (115200n8,

@@ -274,7 +274,7 @@ func evalVariant(content *hcl.BodyContent, combo []MatrixChoice, varCtx *hcl.Eva
 			d.errorf(b.DefRange, "Duplicate board", "A spec describes one board; %q is already declared.", v.Board.Name)
 			continue
 		}
-		v.Board = d.board(expand(b, ctx))
+		v.Board = d.board(expand(b, ctx), paths)
 	}
 	if v.Board == nil {
 		v.Board = DefaultBoard()
@@ -290,6 +290,7 @@ func evalVariant(content *hcl.BodyContent, combo []MatrixChoice, varCtx *hcl.Eva
 		v.Images = append(v.Images, img)
 	}
 	d.checkUniquePartitions(v.Images)
+	d.checkBootFiles(v.Board, v.Images)
 	for _, b := range content.Blocks.OfType("test") {
 		v.Tests = append(v.Tests, d.test(expand(b, ctx)))
 	}

@@ -1,6 +1,8 @@
 package spec
 
 import (
+	"time"
+
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
@@ -59,6 +61,10 @@ type Board struct {
 	RootBy     string // partuuid | partlabel | device
 	Bootloader string // extlinux | uboot | rpi | none
 	KernelArgs []string
+	// RootWait is how long a run lets a boot wait for its root device; 0
+	// is the runner's default.
+	RootWait time.Duration
+	Boot     *BootFiles // nil: the image carries no kernel of its own
 	Ranges
 }
 

@@ -59,6 +59,12 @@ type Options struct {
 	// StopWhenComplete ends Follow at the runner's closing result instead
 	// of the end of the input: a board stays on, QEMU powers off.
 	StopWhenComplete bool
+	// Marks divide each boot into phases (Boot.Phases); zero fields take
+	// the defaults.
+	Marks Marks
+	// RootWait is how long a boot may wait for its root device before
+	// Follow ends with a BootFailure; 0 is DefaultRootWait.
+	RootWait time.Duration
 }
 
 // Defaults for the boot milestones: the kernel's own root mount line, or
@@ -68,18 +74,22 @@ var (
 	DefaultPrompt    = regexp.MustCompile(`login:`)
 )
 
-// kernelBanner is the kernel's first console line, which starts a boot.
-var kernelBanner = regexp.MustCompile(`Linux version [0-9]`)
-
-// Boot is one boot seen on the console.
+// Boot is one boot seen on the console. Its marks are zero when not seen.
 type Boot struct {
-	N         int       // from 1
-	Start     time.Time // first line of the boot
-	RootMount time.Time // zero when not seen
+	N int // from 1
+	// Start is the boot's first byte: the first line after the previous
+	// boot's restart line, or the line that showed a new boot had begun
+	// (a banner, the kernel's first line, a root mount).
+	Start     time.Time
+	Banner    time.Time // the firmware's or bootloader's first banner
+	Handover  time.Time // the bootloader starting the kernel
+	Kernel    time.Time // the kernel's first line
+	RootMount time.Time
+	Init      time.Time // init starting, after the root mount
 	// Ready is the runner's ready line (runplan.ReadyMessage), the end of
-	// the boot on the target's clock; zero when not seen.
+	// the boot on the target's clock.
 	Ready  time.Time
-	Prompt time.Time // zero when not seen
+	Prompt time.Time
 }
 
 // Interval is root mount to prompt, or false when either is missing.
@@ -125,6 +135,10 @@ func Follow(ctx context.Context, src io.Reader, opt Options) (*Summary, error) {
 	if opt.Prompt == nil {
 		opt.Prompt = DefaultPrompt
 	}
+	if opt.RootWait <= 0 {
+		opt.RootWait = DefaultRootWait
+	}
+	opt.Marks = opt.Marks.withDefaults()
 	f := &follower{opt: opt, dec: resultframe.NewDecoder(), sum: &Summary{}}
 	rd := capture.NewReader(src, opt.Idle)
 	rd.Raw = opt.Raw
@@ -134,9 +148,19 @@ func Follow(ctx context.Context, src io.Reader, opt Options) (*Summary, error) {
 		if opt.Silence > 0 {
 			lctx, cancel = context.WithTimeout(ctx, opt.Silence)
 		}
-		l, err := rd.Next(lctx)
+		wctx, wcancel := lctx, context.CancelFunc(func() {})
+		if left, waiting := f.rootWaitLeft(); waiting {
+			wctx, wcancel = context.WithTimeout(lctx, max(left, 0))
+		}
+		l, err := rd.Next(wctx)
+		waited := wctx != lctx && errors.Is(wctx.Err(), context.DeadlineExceeded) && lctx.Err() == nil
 		silent := opt.Silence > 0 && errors.Is(lctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil
+		wcancel()
 		cancel()
+		if err != nil && waited {
+			f.sum.Stop = "boot-failed"
+			return f.sum, f.rootWaitFailure()
+		}
 		if err != nil {
 			f.end()
 			switch {
@@ -156,6 +180,9 @@ func Follow(ctx context.Context, src io.Reader, opt Options) (*Summary, error) {
 			return f.sum, err
 		}
 		if err := f.line(l); err != nil {
+			if errors.Is(err, ErrBootFailed) {
+				f.sum.Stop = "boot-failed"
+			}
 			return f.sum, err
 		}
 		if opt.StopWhenComplete && f.sum.Complete {
@@ -176,9 +203,16 @@ type follower struct {
 	lastLine time.Time
 	base     time.Time
 	// panics counts kernel panics since the last result: a target that
-	// panics boot after boot (a broken init, a missing driver) would
-	// otherwise reboot until the run's timeout.
+	// panics boot after boot in its tests would otherwise reboot until the
+	// run's timeout.
 	panics int
+	// restarted is set by the kernel's restart line: the next line is
+	// the next boot's first.
+	restarted bool
+	// trail is the current boot's lines to show with a failure;
+	// rootWaitSince is when it began to wait for its root device.
+	trail         trail
+	rootWaitSince time.Time
 }
 
 // kernelPanic is the kernel's panic line.
@@ -195,32 +229,32 @@ var ErrPanics = errors.New("the target's kernel panicked")
 func (f *follower) line(l capture.Line) error {
 	text := capture.StripANSI(capture.MatchText(l))
 	if l.Shown == 0 {
-		switch {
-		case kernelBanner.MatchString(text):
-			if f.boot == nil || !f.boot.RootMount.IsZero() {
-				f.newBoot(l.Start, false)
-			}
-		case f.opt.RootMount.MatchString(text):
-			f.newBoot(l.Start, true)
-		}
+		f.mark(text, l.Start)
 		if err := f.logLine(l); err != nil {
 			return err
 		}
+		if !l.Partial {
+			f.trail.add(trimEOL(text))
+		}
 	}
-	if f.boot == nil {
-		f.newBoot(l.Start, false) // output before any root mount: the first boot
+	b := f.boot
+	if b.Ready.IsZero() && !b.RootMount.IsZero() && strings.Contains(text, runplan.ReadyMessage) {
+		b.Ready = l.Start
 	}
-	if f.boot.Ready.IsZero() && !f.boot.RootMount.IsZero() && strings.Contains(text, runplan.ReadyMessage) {
-		f.boot.Ready = l.Start
-	}
-	if f.boot.Prompt.IsZero() && !f.boot.RootMount.IsZero() && f.opt.Prompt.MatchString(trimEOL(text)) {
-		f.boot.Prompt = l.Start
+	if b.Prompt.IsZero() && !b.RootMount.IsZero() && f.opt.Prompt.MatchString(trimEOL(text)) {
+		b.Prompt = l.Start
 		f.release()
+	}
+	if bf := f.diagnose(trimEOL(text), l.Partial, l.Start); bf != nil {
+		if l.Partial {
+			bf.Lines = append(bf.Lines, strings.TrimSpace(trimEOL(text)))
+		}
+		return bf
 	}
 	if l.Partial {
 		return nil
 	}
-	if !l.Partial && kernelPanic.MatchString(text) {
+	if kernelPanic.MatchString(text) {
 		if f.panics++; f.panics >= MaxPanics {
 			f.sum.Stop = "panic"
 			return fmt.Errorf("%w %d times in a row without a result: %s", ErrPanics, f.panics, strings.TrimSpace(trimEOL(text)))
@@ -246,22 +280,60 @@ func trimEOL(s string) string {
 	return s
 }
 
-// newBoot starts a boot at a root mount line. The first boot starts at
-// the first line; it gets its root mount when that line follows.
-func (f *follower) newBoot(t time.Time, rootMount bool) {
-	if rootMount && f.boot != nil && f.boot.RootMount.IsZero() {
-		f.boot.RootMount, f.base = t, t
-		return
+// mark records the boot marks a new line at t shows, starting a new boot
+// where it shows one has begun: the first line after a restart line; a
+// banner, once the current boot got past its bootloader; the kernel's
+// first line or a root mount, once it mounted its root.
+func (f *follower) mark(text string, t time.Time) {
+	m := &f.opt.Marks
+	if f.boot == nil || f.restarted {
+		f.restarted = false
+		f.newBoot(t)
 	}
+	b := f.boot
+	switch {
+	case m.Banner.MatchString(text):
+		if !b.Handover.IsZero() || !b.Kernel.IsZero() || !b.RootMount.IsZero() {
+			f.newBoot(t)
+		}
+		if f.boot.Banner.IsZero() {
+			f.boot.Banner = t
+		}
+	case f.opt.RootMount.MatchString(text):
+		if !b.RootMount.IsZero() {
+			f.newBoot(t)
+		}
+		f.boot.RootMount, f.base = t, t
+	case m.Kernel.MatchString(text):
+		if !b.RootMount.IsZero() {
+			f.newBoot(t)
+		}
+		if f.boot.Kernel.IsZero() {
+			f.boot.Kernel = t
+		}
+	case m.Handover.MatchString(text):
+		if b.Handover.IsZero() && b.Kernel.IsZero() {
+			b.Handover = t
+		}
+	case m.Init.MatchString(text):
+		if b.Init.IsZero() && !b.RootMount.IsZero() {
+			b.Init = t
+		}
+	case restart.MatchString(text):
+		f.restarted = true
+	}
+}
+
+// newBoot ends the current boot and starts the next at t.
+func (f *follower) newBoot(t time.Time) {
 	f.release()
 	if f.boot != nil && f.opt.OnBoot != nil {
 		f.opt.OnBoot(*f.boot)
 	}
 	f.sum.Boots = append(f.sum.Boots, Boot{N: len(f.sum.Boots) + 1, Start: t})
 	f.boot = &f.sum.Boots[len(f.sum.Boots)-1]
-	if rootMount {
-		f.boot.RootMount, f.base = t, t
-	}
+	f.trail.reset()
+	f.rootWaitSince = time.Time{}
 }
 
 // logLine writes l grabserial style: seconds since the last root mount and
@@ -310,6 +382,7 @@ func (f *follower) releaseErr() error {
 			if b := f.boot; !b.RootMount.IsZero() && !b.Ready.IsZero() {
 				r.Metrics = append(r.Metrics, resultframe.Metric{Name: "host_ready", Value: b.Ready.Sub(b.RootMount).Seconds(), Unit: "s"})
 			}
+			r.Metrics = append(r.Metrics, phaseMetrics(*f.boot)...)
 		}
 		if err := f.keep(r); err != nil {
 			return err

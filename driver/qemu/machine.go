@@ -23,6 +23,10 @@ type Machine struct {
 	// aarch64 an Image.
 	Kernel string
 	Initrd string // optional initramfs
+	// Firmware, when set, is the machine's firmware (-bios): a bootloader
+	// such as Debian's u-boot-qemu, which boots the disk by itself.
+	// Kernel, Initrd and Append are then not used.
+	Firmware string
 	// Append is the kernel command line. console=ttyS0 (x86_64) or
 	// console=ttyAMA0 (aarch64) is put first unless it holds a console=
 	// already, since the serial console is the only output there is.
@@ -86,7 +90,14 @@ func (m Machine) normalized() (Machine, error) {
 	if m.MemoryMiB < 64 || m.CPUs < 1 || m.CPUs > 64 {
 		return m, fmt.Errorf("qemu: %d MiB and %d CPUs: want at least 64 MiB and 1 to 64 CPUs", m.MemoryMiB, m.CPUs)
 	}
-	for _, p := range []struct{ what, path string }{{"kernel", m.Kernel}, {"initrd", m.Initrd}} {
+	files := []struct{ what, path string }{{"kernel", m.Kernel}, {"initrd", m.Initrd}}
+	if m.Firmware != "" {
+		if m.Kernel != "" || m.Initrd != "" {
+			return m, fmt.Errorf("qemu: firmware %s boots the disk; the machine takes no kernel or initrd besides it", m.Firmware)
+		}
+		files = []struct{ what, path string }{{"firmware", m.Firmware}}
+	}
+	for _, p := range files {
 		if p.path == "" && p.what == "initrd" {
 			continue
 		}

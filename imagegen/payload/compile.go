@@ -29,7 +29,7 @@ func Compile(p *plan.Plan, v *plan.Variant) (*runplan.Plan, error) {
 		Spec:        p.Spec,
 		Fingerprint: p.Fingerprint + "/" + v.Name,
 		Variant:     v.Name,
-		Board:       runplan.Board{Name: v.Board.Name, Arch: v.Board.Arch, Console: v.Board.Console, Init: v.Board.Init},
+		Board:       runplan.Board{Name: v.Board.Name, Arch: v.Board.Arch, Console: v.Board.Console, Init: v.Board.Init, RootWait: v.Board.RootWait},
 		StateDir:    runplan.DefaultState,
 	}
 	var root *runplan.Partition

@@ -11,6 +11,7 @@
 package plandiff
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -222,7 +223,18 @@ func (c *differ) variant(o, n *plan.Variant) {
 	c.field("board", "init", o.Board.Init, n.Board.Init, Image, "")
 	c.field("board", "bootloader", o.Board.Bootloader, n.Board.Bootloader, Image, "")
 	c.field("board", "root_by", o.Board.RootBy, n.Board.RootBy, Image, "")
+	c.field("board", "root_wait", o.Board.RootWait, n.Board.RootWait, Tests, "")
 	c.field("boot", "bootargs", o.Bootargs, n.Bootargs, Image, "")
+	ob, nb := cmp.Or(o.Board.Boot, &plan.Boot{}), cmp.Or(n.Board.Boot, &plan.Boot{})
+	moved := ""
+	if o.Board.Boot != nil && n.Board.Boot != nil {
+		moved = "the board's bootloader looks for its boot files where the installed base has them"
+	}
+	c.field("boot", "files in the image", strings.TrimSpace(ob.Image+" "+ob.Partition+" "+ob.Dir),
+		strings.TrimSpace(nb.Image+" "+nb.Partition+" "+nb.Dir), Image, moved)
+	c.field("boot", "kernel", ob.Kernel, nb.Kernel, Image, "")
+	c.field("boot", "device tree", ob.DTB, nb.DTB, Image, "")
+	c.field("boot", "initramfs", ob.Initramfs, nb.Initramfs, Image, "")
 	oi := map[string]*plan.Image{}
 	for i := range o.Images {
 		oi[o.Images[i].Name] = &o.Images[i]

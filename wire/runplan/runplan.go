@@ -71,6 +71,10 @@ type Board struct {
 	// (contents { userland = "busybox" }): then nothing on the target
 	// needs stopping before a reboot but the filesystems.
 	Userland string `json:"userland,omitempty"`
+	// RootWait is how long the host lets a boot wait for its root device
+	// before it calls the boot failed ("" = its default), as
+	// time.Duration prints it.
+	RootWait string `json:"root_wait,omitempty"`
 }
 
 // Partition is a partition the tests may use.

@@ -87,8 +87,33 @@ func writePlan(w io.Writer, p *plan.Plan) {
 			writeImage(w, img)
 		}
 		fmt.Fprintf(w, "\nbootargs: %s\n", strings.Join(v.Bootargs, " "))
+		if bt := b.Boot; bt != nil {
+			writeBoot(w, b.Bootloader, bt)
+		}
+		if b.RootWait != "" {
+			fmt.Fprintf(w, "root wait: %s\n", b.RootWait)
+		}
 		writeTests(w, v.Tests)
 	}
+}
+
+// writeBoot says what build puts into the image for the bootloader.
+func writeBoot(w io.Writer, loader string, bt *plan.Boot) {
+	file := "extlinux/extlinux.conf"
+	if loader == "uboot" {
+		file = "boot.scr (from boot.cmd)"
+	}
+	kernel := "Debian's kernel for the board, fsbench's initramfs"
+	if bt.Kernel != "" {
+		kernel = "kernel " + bt.Kernel
+		if bt.Initramfs != "" {
+			kernel += ", initramfs " + bt.Initramfs
+		}
+	}
+	if bt.DTB != "" {
+		kernel += ", device tree " + bt.DTB
+	}
+	fmt.Fprintf(w, "boot files: image %s, partition %s, %s: %s; %s\n", bt.Image, bt.Partition, bt.Dir, file, kernel)
 }
 
 func writeImage(w io.Writer, img plan.Image) {
@@ -221,6 +246,9 @@ func writeTests(w io.Writer, tests []plan.Test) {
 		fmt.Fprintf(w, "  %s %q%s: %d case%s\n", t.Recipe, t.Name, on, len(t.Cases), plural(len(t.Cases)))
 		var params []string
 		for _, k := range slices.Sorted(maps.Keys(t.Params)) {
+			if t.Params[k] == "" {
+				continue // an empty pattern adds nothing (the JSON form has it)
+			}
 			params = append(params, k+"="+showParam(t.Recipe, k, t.Params[k]))
 		}
 		writeWrapped(w, "    params: ", params)

@@ -1,0 +1,107 @@
+package spec
+
+import (
+	"slices"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/fsbench/fsbench/spec/diag"
+)
+
+// BootFiles is a board's `boot` block: what `build` puts into the image
+// for the bootloader to read, so that the image boots by itself.
+type BootFiles struct {
+	// Partition holds the files: "" = the root partition, under /boot.
+	Partition   string
+	PartitionAt hcl.Range
+	// Kernel, DTB and Initramfs are input files. Kernel "" = Debian's
+	// kernel for the board's architecture, with fsbench's initramfs
+	// (Initramfs must then be "").
+	Kernel, DTB, Initramfs string
+	Ranges
+}
+
+var bootSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{{Name: "partition"}, {Name: "kernel"}, {Name: "dtb"}, {Name: "initramfs"}},
+}
+
+// bootLoaders that read boot files from a partition: U-Boot's distro
+// boot, with extlinux.conf or boot.scr.
+var bootLoaders = []string{"extlinux", "uboot"}
+
+func (d *decoder) bootFiles(b *hcl.Block, bd *Board, paths *resolver) *BootFiles {
+	c := d.content(b.Body, bootSchema)
+	bf := &BootFiles{Ranges: newRanges(b.DefRange, c.Attributes)}
+	if a, ok := c.Attributes["partition"]; ok {
+		bf.PartitionAt = a.Expr.Range()
+		bf.Partition = d.partitionRefFor(a, "partition")
+	}
+	for _, f := range []struct {
+		name string
+		dst  *string
+	}{{"kernel", &bf.Kernel}, {"dtb", &bf.DTB}, {"initramfs", &bf.Initramfs}} {
+		*f.dst = d.str(c.Attributes, f.name, "Invalid boot file")
+		if _, ok := c.Attributes[f.name]; ok && *f.dst != "" {
+			d.inputFile(bf.Of(f.name), *f.dst, "file", paths, nil)
+		}
+	}
+	if bf.Kernel == "" && bf.Initramfs != "" {
+		d.errorf(bf.Of("initramfs"), "Initramfs without a kernel",
+			"Without kernel, the image gets Debian's kernel and fsbench's own initramfs, which loads that kernel's modules; an initramfs of your own goes with the kernel it was made for.")
+	}
+	if !slices.Contains(bootLoaders, bd.Bootloader) {
+		d.errorf(b.DefRange, "Boot files without a bootloader that reads them",
+			"A boot block puts the kernel and extlinux.conf or boot.scr into the image for U-Boot to read: set bootloader = \"extlinux\" or \"uboot\" (it is %q).", bd.Bootloader)
+	}
+	return bf
+}
+
+// partitionRefFor reads `NAME = partition.PART`.
+func (d *decoder) partitionRefFor(a *hcl.Attribute, name string) string {
+	tr, diags := hcl.AbsTraversalForExpr(a.Expr)
+	if !diags.HasErrors() && len(tr) == 2 && tr.RootName() == "partition" {
+		if step, ok := tr[1].(hcl.TraverseAttr); ok {
+			return step.Name
+		}
+	}
+	d.errorf(a.Expr.Range(), "Invalid partition reference", "%s takes a partition reference such as partition.boot.", name)
+	return ""
+}
+
+// bootFileTypes are the filesystems U-Boot reads boot files from.
+var bootFileTypes = []string{"vfat", "ext2", "ext3", "ext4"}
+
+// checkBootFiles finds the boot files' partition in the image the board
+// boots and checks that U-Boot can read it.
+func (d *decoder) checkBootFiles(bd *Board, images []*Image) {
+	bf := bd.Boot
+	if bf == nil || len(images) == 0 {
+		return
+	}
+	img := images[BootImage(images)]
+	var p *Partition
+	for _, x := range img.Partitions {
+		if (bf.Partition == "" && x.Root) || (bf.Partition != "" && x.Name == bf.Partition) {
+			p = x
+		}
+	}
+	rng := bf.PartitionAt
+	if bf.Partition == "" {
+		rng = bf.Decl
+	}
+	switch {
+	case p == nil && bf.Partition == "":
+		d.errorf(rng, "No partition for the boot files", "The boot files go to the root partition's /boot unless partition names another, and no partition is root = true.")
+	case p == nil:
+		names := make([]string, len(img.Partitions))
+		for i, x := range img.Partitions {
+			names[i] = x.Name
+		}
+		d.errorf(rng, "Unknown partition", "Image %q, the one the board boots, has no partition %q.%s", img.Name, bf.Partition, diag.DidYouMean(bf.Partition, names))
+	case p.Filesystem == nil:
+		d.errorf(rng, "Boot files on a partition without a filesystem", "Partition %q has no filesystem block to put the boot files in.", p.Name)
+	case !slices.Contains(bootFileTypes, p.Filesystem.Type):
+		d.errorf(rng, "Boot files on a filesystem U-Boot cannot read",
+			"U-Boot reads boot files from FAT and ext2/3/4, and partition %q holds %s: put them on a vfat or ext4 partition with partition = partition.NAME.", p.Name, p.Filesystem.Type)
+	}
+}
