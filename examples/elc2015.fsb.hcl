@@ -29,6 +29,12 @@ variable "board_storage" {
   description = "The board's flash: mmcblk1 is the eMMC; mmcblk0 the SD card slot, where the study also measured Kingston and Samsung class 10 cards (p.44, p.62-64, p.68)."
 }
 
+variable "binaries" {
+  type        = string
+  default     = ""
+  description = "The build system's output for the board (Buildroot's BINARIES_DIR, Yocto's DEPLOY_DIR_IMAGE) with MLO, u-boot.img, zImage and am335x-boneblack.dtb: build puts them on the boot partition, with extlinux/extlinux.conf, so that the image boots by itself. Empty: the build system places them (its post-image script or image class)."
+}
+
 variable "erase_block" {
   type        = string
   default     = "4MiB"
@@ -152,7 +158,7 @@ locals {
   # On the board the study's BeagleBone Black boots from U-Boot; QEMU boots
   # the kernel directly and names its virtio disk vda.
   boards = {
-    board = { arch = "arm", console = "ttyS0,115200n8", storage = var.board_storage, bootloader = "uboot" }
+    board = { arch = "arm", console = "ttyS0,115200n8", storage = var.board_storage, bootloader = "extlinux" }
     qemu  = { arch = "x86_64", console = "ttyS0,115200n8", storage = "vda", bootloader = "none" }
   }
   board = local.boards[var.target]
@@ -181,6 +187,18 @@ board "beaglebone-black" {
   storage    = local.board.storage
   init       = "busybox"
   bootloader = local.board.bootloader
+
+  # The boot ROM loads MLO and U-Boot from the active FAT partition; U-Boot's
+  # distro boot reads extlinux/extlinux.conf there, which names the kernel,
+  # the device tree and the variant's root.
+  dynamic "boot" {
+    for_each = var.target == "board" && var.binaries != "" ? [var.binaries] : []
+    content {
+      partition = partition.boot
+      kernel    = "${boot.value}/zImage"
+      dtb       = "${boot.value}/am335x-boneblack.dtb"
+    }
+  }
 }
 
 image "emmc" {
@@ -195,6 +213,14 @@ image "emmc" {
     filesystem {
       type  = "vfat"
       label = "BOOT"
+    }
+
+    dynamic "contents" {
+      for_each = var.target == "board" && var.binaries != "" ? [var.binaries] : []
+      content {
+        file "/MLO" { source = "${contents.value}/MLO" }
+        file "/u-boot.img" { source = "${contents.value}/u-boot.img" }
+      }
     }
   }
 

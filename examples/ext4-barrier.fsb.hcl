@@ -88,6 +88,11 @@ matrix "barrier" {
   values = ["barrier", "nobarrier"]
 }
 
+# On QEMU, fsbench run boots Debian's kernel into this disk. On the set-top
+# box, its own bootloader and kernel start the image: this spec makes the
+# disk's partitions and root filesystem, and the build system (Buildroot's
+# post-image script, Yocto's fsbench-image class) flashes them with the
+# box's boot chain.
 board "set-top-box" {
   arch    = local.board.arch
   console = local.board.console

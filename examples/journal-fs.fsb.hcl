@@ -84,6 +84,9 @@ matrix "fs" {
   }
 }
 
+# The PC's firmware and bootloader (GRUB, as in the article) start the
+# kernel; this spec makes the disk they boot. On QEMU, fsbench run boots
+# Debian's kernel into it directly.
 board "pc" {
   arch    = "x86_64"
   console = "ttyS0,115200n8"

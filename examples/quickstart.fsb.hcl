@@ -39,6 +39,9 @@ matrix "fs" {
 }
 
 # QEMU's x86_64 machine with a virtio disk: the default virtual target.
+# fsbench run boots Debian's kernel into it directly (the fastest path);
+# docs/spec-language.md's boot block makes an image that boots itself
+# through U-Boot instead (fsbench run -boot uboot).
 board "qemu-x86_64" {
   arch    = "x86_64"
   console = "ttyS0,115200n8"

@@ -89,6 +89,9 @@ matrix "fs" {
   }
 }
 
+# The Pi's firmware (bootcode.bin, start*.elf, config.txt) and kernel come
+# from the build system, which copies them onto the FAT partition;
+# fsbench writes cmdline.txt beside the image with the variant's root.
 board "raspberry-pi" {
   arch       = local.board.arch
   console    = local.board.console

@@ -39,6 +39,11 @@ IMAGE_INSTALL:append = "${@bb.utils.contains('IMAGE_FSTYPES', 'fsbench', ' ${FSB
 
 do_image_fsbench[depends] += "fsbench-native:do_populate_sysroot attr-native:do_populate_sysroot \
     ${@' '.join(p + ':do_populate_sysroot' for p in (d.getVar('FSBENCH_NATIVE_DEPENDS') or '').split())}"
+# The kernel and device trees a board block's boot { } puts into the image
+# come from DEPLOY_DIR_IMAGE, which the spec receives as its variable
+# "binaries" when it declares one (FSB_VAR_binaries; ignored otherwise).
+FSBENCH_BOOT_DEPENDS ??= "virtual/kernel:do_deploy"
+do_image_fsbench[depends] += "${FSBENCH_BOOT_DEPENDS}"
 do_image_fsbench[file-checksums] += "${@'%s:True' % d.getVar('FSBENCH_SPEC') if d.getVar('FSBENCH_SPEC') else ''}"
 
 # fsbench stages the tree in a fakeroot session of its own (the build
@@ -60,5 +65,6 @@ IMAGE_CMD:fsbench () {
 		set -- -var "${FSBENCH_ROOTFS_VAR}=${IMGDEPLOYDIR}/${IMAGE_NAME}.tar"
 	fi
 	PSEUDO_UNLOAD=1 SOURCE_DATE_EPOCH="$(stat -c '%Y' ${IMAGE_ROOTFS})" FSBENCH_RUNNER="$runner" CI=1 \
-		fsbench build -o "$out" -root "${IMGDEPLOYDIR}" "$@" ${FSBENCH_BUILD_ARGS} "${FSBENCH_SPEC}"
+		FSB_VAR_binaries="${DEPLOY_DIR_IMAGE}" \
+		fsbench build -o "$out" -root "${IMGDEPLOYDIR}" -root "${DEPLOY_DIR_IMAGE}" "$@" ${FSBENCH_BUILD_ARGS} "${FSBENCH_SPEC}"
 }

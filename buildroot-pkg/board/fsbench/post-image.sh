@@ -12,7 +12,10 @@
 # post-build and post-image script: it must be empty here.
 #
 # The spec gets the tarball as -var rootfs_tar=PATH (FSBENCH_ROOTFS_VAR
-# names another variable; set it empty to pass none). Buildroot exports
+# names another variable; set it empty to pass none), and BINARIES_DIR as
+# its variable "binaries" when it declares one (FSB_VAR_binaries), for the
+# kernel, device tree and bootloader files a board block's boot { } and
+# contents put into the image. Buildroot exports
 # HOST_DIR and TARGET_DIR, and SOURCE_DATE_EPOCH when BR2_REPRODUCIBLE is
 # set, which fsbench build uses for every timestamp.
 set -eu
@@ -53,6 +56,10 @@ if [ -f "$runner" ]; then
 	FSBENCH_RUNNER=$runner
 	export FSBENCH_RUNNER
 fi
+
+# A spec that declares no variable "binaries" ignores it.
+FSB_VAR_binaries=${FSB_VAR_binaries:-$images}
+export FSB_VAR_binaries
 
 out=$images/fsbench
 rm -rf "$out"
