@@ -3,8 +3,10 @@ package imagegen
 import (
 	"archive/tar"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path"
@@ -80,21 +82,33 @@ func (b *builder) bootLayer(ctx context.Context, p *plan.Plan, v plan.Variant, w
 		}
 	}
 	hasInitrd := slices.ContainsFunc(files, func(f bootFile) bool { return f.name == initramfsName })
-	dtb := ""
-	if bt.DTB != "" {
-		dtb = path.Base(filepath.ToSlash(bt.DTB))
+	in := func(name string) string { return path.Join(bt.Dir, name) }
+	// The device tree: one file, or a directory U-Boot picks ${fdtfile}
+	// from; fdtLine is extlinux.conf's line for it, fdtLoad the file
+	// boot.cmd loads.
+	fdtLine, fdtLoad := "", ""
+	switch {
+	case bt.DTB != "":
+		dtb := path.Base(filepath.ToSlash(bt.DTB))
 		if err := cmdline.Word(dtb); err != nil || dtb == "." || dtb == ".." {
 			return "", nil, fmt.Errorf("device tree file name %q cannot be named in a boot file", dtb)
 		}
 		files = append(files, bootFile{name: dtb, src: b.input(bt.DTB)})
+		fdtLine, fdtLoad = "fdt "+in(dtb), in(dtb)
+	case bt.FDTDir != "":
+		dtbs, err := treeFiles(b.input(bt.FDTDir), fdtDirName)
+		if err != nil {
+			return "", nil, fmt.Errorf("fdtdir %s: %w", bt.FDTDir, err)
+		}
+		files = append(files, dtbs...)
+		fdtLine, fdtLoad = "fdtdir "+in(fdtDirName), in(fdtDirName)+"/${fdtfile}"
 	}
-	in := func(name string) string { return path.Join(bt.Dir, name) }
 	switch v.Board.Bootloader {
 	case "extlinux":
-		conf := inImageExtlinux(v.Name, line, in(kernelName), in(initramfsName), hasInitrd, dtb, in(dtb))
+		conf := inImageExtlinux(v.Name, line, in(kernelName), in(initramfsName), hasInitrd, fdtLine)
 		files = append(files, bootFile{name: "extlinux/extlinux.conf", data: []byte(conf)})
 	case "uboot":
-		cmd := inImageBootCmd(v.Name, line, a, in(kernelName), in(initramfsName), hasInitrd, in(dtb), dtb != "")
+		cmd := inImageBootCmd(v.Name, line, a, in(kernelName), in(initramfsName), hasInitrd, fdtLoad)
 		scr, err := b.mkimageScript(ctx, work, a, v.Name, cmd)
 		if err != nil {
 			return "", nil, err
@@ -172,16 +186,50 @@ func storageDisks(storage string) []qemu.Disk {
 	return []qemu.Disk{{Interface: qemu.Virtio}, {Interface: qemu.NVMe}, {Interface: qemu.SD}}
 }
 
+// fdtDirName is the directory of a spec's fdtdir in the image, beside
+// the kernel.
+const fdtDirName = "dtbs"
+
+// treeFiles lists the regular files under root as boot files under dir,
+// in lexical order. Every name must be a word a boot file can hold, and
+// anything but directories and regular files is refused: the tree is the
+// build system's output, copied as it is.
+func treeFiles(root, dir string) ([]bootFile, error) {
+	var out []bootFile
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		rel = filepath.ToSlash(rel)
+		switch {
+		case d.IsDir():
+			return nil
+		case !d.Type().IsRegular():
+			return fmt.Errorf("%s is not a regular file or a directory", rel)
+		}
+		if err := cmdline.Word(rel); err != nil {
+			return fmt.Errorf("%s cannot be named in a boot file: %w", rel, err)
+		}
+		out = append(out, bootFile{name: path.Join(dir, rel), src: p})
+		return nil
+	})
+	if err == nil && len(out) == 0 {
+		err = errors.New("holds no files")
+	}
+	return out, err
+}
+
 // inImageExtlinux is the extlinux.conf U-Boot's distro boot reads from
-// the image. Without fdt or fdtdir, U-Boot hands the kernel its own
-// device tree (QEMU's, on QEMU).
-func inImageExtlinux(variant, line, kernelPath, initrdPath string, initrd bool, dtb, dtbPath string) string {
+// the image. fdt is its fdt or fdtdir line; without one U-Boot hands the
+// kernel its own device tree (QEMU's, on QEMU).
+func inImageExtlinux(variant, line, kernelPath, initrdPath string, initrd bool, fdt string) string {
 	s := fmt.Sprintf("# fsbench variant %s\ndefault fsbench\ntimeout 0\nlabel fsbench\n    kernel %s\n", variant, kernelPath)
 	if initrd {
 		s += "    initrd " + initrdPath + "\n"
 	}
-	if dtb != "" {
-		s += "    fdt " + dtbPath + "\n"
+	if fdt != "" {
+		s += "    " + fdt + "\n"
 	}
 	return s + "    append " + line + "\n"
 }
@@ -189,12 +237,13 @@ func inImageExtlinux(variant, line, kernelPath, initrdPath string, initrd bool, 
 // inImageBootCmd is the U-Boot script boot.scr is compiled from. The
 // command line is set in double quotes, inside which hush only reads ",
 // \ and $, which no kernel argument holds (cmdline.Word). The initramfs
-// is loaded last, so that ${filesize} is its size.
-func inImageBootCmd(variant, line string, a arch.Arch, kernelPath, initrdPath string, initrd bool, dtbPath string, dtb bool) string {
+// is loaded last, so that ${filesize} is its size. dtbPath is the device
+// tree to load ("" passes U-Boot's own).
+func inImageBootCmd(variant, line string, a arch.Arch, kernelPath, initrdPath string, initrd bool, dtbPath string) string {
 	load := "load ${devtype} ${devnum}:${distro_bootpart} "
 	s := fmt.Sprintf("# fsbench variant %s\nsetenv bootargs \"%s\"\n", variant, line)
 	fdt := "${fdtcontroladdr}"
-	if dtb {
+	if dtbPath != "" {
 		s += load + "${fdt_addr_r} " + dtbPath + "\n"
 		fdt = "${fdt_addr_r}"
 	}

@@ -14,7 +14,8 @@ import (
 // bootSpec is a board whose boot files come from a build system's
 // output: on a FAT boot partition (%[2]s = partition.boot) or the root's
 // /boot (%[2]s = ""), with extlinux.conf or boot.scr (%[1]s); %[3]t and
-// %[4]t mark the partition with the files bootable, as U-Boot wants.
+// %[4]t mark the partition with the files bootable, as U-Boot wants;
+// %[5]s is the device tree's attribute.
 const bootSpec = `
 board "bbb" {
   arch       = "arm"
@@ -23,7 +24,7 @@ board "bbb" {
   boot {
     %[2]s
     kernel = "images/zImage"
-    dtb    = "images/am335x-boneblack.dtb"
+    %[5]s
   }
 }
 
@@ -56,16 +57,25 @@ func TestBootFilesInTheImage(t *testing.T) {
 	needTool(t, "mkimage")
 	needTool(t, "mtype")
 	for _, tc := range []struct {
-		loader, part string
+		name, loader, part string
+		fdtdir             bool
 	}{
-		{"extlinux", "partition = partition.boot"},
-		{"uboot", ""},
+		{"extlinux", "extlinux", "partition = partition.boot", false},
+		{"uboot", "uboot", "", false},
+		{"fdtdir", "extlinux", "", true},
+		{"uboot-fdtdir", "uboot", "partition = partition.boot", true},
 	} {
-		t.Run(tc.loader, func(t *testing.T) {
+		t.Run(tc.name, func(t *testing.T) {
 			onBoot := tc.part != ""
-			path := writeSpec(t, fmt.Sprintf(bootSpec, tc.loader, tc.part, onBoot, !onBoot))
+			fdt := `dtb    = "images/am335x-boneblack.dtb"`
+			if tc.fdtdir {
+				fdt = `fdtdir = "images/dtbs"`
+			}
+			path := writeSpec(t, fmt.Sprintf(bootSpec, tc.loader, tc.part, onBoot, !onBoot, fdt))
 			dir := filepath.Dir(path)
-			os.MkdirAll(filepath.Join(dir, "images"), 0o755)
+			os.MkdirAll(filepath.Join(dir, "images/dtbs/ti"), 0o755)
+			os.WriteFile(filepath.Join(dir, "images/dtbs/ti/am335x-boneblack.dtb"), []byte("\xd0\x0d\xfe\xed boneblack"), 0o644)
+			os.WriteFile(filepath.Join(dir, "images/dtbs/am335x-bone.dtb"), []byte("\xd0\x0d\xfe\xed bone"), 0o644)
 			kernel := strings.Repeat("zImage bytes ", 1000)
 			os.WriteFile(filepath.Join(dir, "images/zImage"), []byte(kernel), 0o644)
 			os.WriteFile(filepath.Join(dir, "images/am335x-boneblack.dtb"), []byte("\xd0\x0d\xfe\xed device tree"), 0o644)
@@ -105,24 +115,31 @@ func TestBootFilesInTheImage(t *testing.T) {
 			if tc.part == "" {
 				dirPrefix = "/boot/"
 			}
-			if read(dirPrefix+"zImage") != kernel || !strings.HasPrefix(read(dirPrefix+"am335x-boneblack.dtb"), "\xd0\x0d\xfe\xed") {
+			dtbFile, fdtLine, fdtLoad := "am335x-boneblack.dtb", "fdt "+dirPrefix+"am335x-boneblack.dtb", dirPrefix+"am335x-boneblack.dtb"
+			if tc.fdtdir {
+				dtbFile, fdtLine, fdtLoad = "dtbs/ti/am335x-boneblack.dtb", "fdtdir "+dirPrefix+"dtbs", dirPrefix+"dtbs/${fdtfile}"
+				if read(dirPrefix+"dtbs/am335x-bone.dtb") != "\xd0\x0d\xfe\xed bone" || !want[dirPrefix+"dtbs/ti/am335x-boneblack.dtb"] {
+					t.Errorf("fdtdir's tree is not in the image: %v", m.Boot.Files)
+				}
+			}
+			if read(dirPrefix+"zImage") != kernel || !strings.HasPrefix(read(dirPrefix+dtbFile), "\xd0\x0d\xfe\xed") {
 				t.Error("the kernel or the device tree differ from the inputs")
 			}
 			line := strings.Join(v.Bootargs, " ")
 			switch tc.loader {
 			case "extlinux":
-				conf := read("/extlinux/extlinux.conf")
-				for _, s := range []string{"kernel /zImage\n", "fdt /am335x-boneblack.dtb\n", "append " + line + "\n"} {
+				conf := read(dirPrefix + "extlinux/extlinux.conf")
+				for _, s := range []string{"kernel " + dirPrefix + "zImage\n", fdtLine + "\n", "append " + line + "\n"} {
 					if !strings.Contains(conf, s) {
 						t.Errorf("extlinux.conf lacks %q:\n%s", s, conf)
 					}
 				}
-				if !want["/extlinux/extlinux.conf"] || !want["/zImage"] {
+				if !want[dirPrefix+"extlinux/extlinux.conf"] || !want[dirPrefix+"zImage"] {
 					t.Errorf("manifest files %v", m.Boot.Files)
 				}
 			case "uboot":
 				scr := filepath.Join(t.TempDir(), "boot.scr")
-				os.WriteFile(scr, []byte(read("/boot/boot.scr")), 0o644)
+				os.WriteFile(scr, []byte(read(dirPrefix+"boot.scr")), 0o644)
 				out, err := exec.Command("mkimage", "-l", scr).CombinedOutput()
 				if err != nil {
 					t.Fatalf("mkimage -l: %v\n%s", err, out)
@@ -130,13 +147,13 @@ func TestBootFilesInTheImage(t *testing.T) {
 				if !regexp.MustCompile(`Image Type:\s+ARM Linux Script`).Match(out) || !strings.Contains(string(out), "fsbench "+v.Name) {
 					t.Errorf("mkimage -l:\n%s", out)
 				}
-				cmd := read("/boot/boot.cmd")
-				for _, s := range []string{`setenv bootargs "` + line + `"`, "${fdt_addr_r} /boot/am335x-boneblack.dtb", "bootz ${kernel_addr_r} - ${fdt_addr_r}"} {
+				cmd := read(dirPrefix + "boot.cmd")
+				for _, s := range []string{`setenv bootargs "` + line + `"`, "${fdt_addr_r} " + fdtLoad + "\n", "bootz ${kernel_addr_r} - ${fdt_addr_r}"} {
 					if !strings.Contains(cmd, s) {
 						t.Errorf("boot.cmd lacks %q:\n%s", s, cmd)
 					}
 				}
-				if !want["/boot/boot.scr"] {
+				if !want[dirPrefix+"boot.scr"] {
 					t.Errorf("manifest files %v", m.Boot.Files)
 				}
 			}

@@ -64,6 +64,7 @@ func collectInputs(s *spec.Spec) ([]Input, hcl.Diagnostics) {
 			add("kernel", bf.Kernel, bf.Of("kernel"), digest.File)
 			add("dtb", bf.DTB, bf.Of("dtb"), digest.File)
 			add("initramfs", bf.Initramfs, bf.Of("initramfs"), digest.File)
+			add("fdtdir", bf.FDTDir, bf.Of("fdtdir"), treeDigest)
 		}
 		for _, img := range v.Images {
 			for _, r := range img.Raw {

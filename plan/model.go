@@ -69,8 +69,11 @@ type Boot struct {
 	// Kernel, DTB and Initramfs are input paths as written. Kernel "" is
 	// Debian's kernel for the board's architecture, with fsbench's own
 	// initramfs.
-	Kernel    string `json:"kernel,omitempty"`
-	DTB       string `json:"dtb,omitempty"`
+	Kernel string `json:"kernel,omitempty"`
+	DTB    string `json:"dtb,omitempty"`
+	// FDTDir is a directory of device trees, copied to dtbs/ beside the
+	// kernel, from which U-Boot loads its ${fdtfile}.
+	FDTDir    string `json:"fdtdir,omitempty"`
 	Initramfs string `json:"initramfs,omitempty"`
 }
 

@@ -514,7 +514,7 @@ func (r *resolver) boot(sv *spec.Variant, v Variant) *Boot {
 		return nil
 	}
 	img := v.Images[v.BootImage()]
-	b := &Boot{Image: img.Name, Partition: bf.Partition, Dir: "/", Kernel: bf.Kernel, DTB: bf.DTB, Initramfs: bf.Initramfs}
+	b := &Boot{Image: img.Name, Partition: bf.Partition, Dir: "/", Kernel: bf.Kernel, DTB: bf.DTB, Initramfs: bf.Initramfs, FDTDir: bf.FDTDir}
 	var part *Partition
 	bootable := false
 	for i := range img.Partitions {

@@ -16,13 +16,14 @@ type BootFiles struct {
 	PartitionAt hcl.Range
 	// Kernel, DTB and Initramfs are input files. Kernel "" = Debian's
 	// kernel for the board's architecture, with fsbench's initramfs
-	// (Initramfs must then be "").
-	Kernel, DTB, Initramfs string
+	// (Initramfs must then be ""). FDTDir is a directory of device trees
+	// instead of DTB, from which U-Boot loads its ${fdtfile}.
+	Kernel, DTB, Initramfs, FDTDir string
 	Ranges
 }
 
 var bootSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "partition"}, {Name: "kernel"}, {Name: "dtb"}, {Name: "initramfs"}},
+	Attributes: []hcl.AttributeSchema{{Name: "partition"}, {Name: "kernel"}, {Name: "dtb"}, {Name: "initramfs"}, {Name: "fdtdir"}},
 }
 
 // bootLoaders that read boot files from a partition: U-Boot's distro
@@ -43,6 +44,16 @@ func (d *decoder) bootFiles(b *hcl.Block, bd *Board, paths *resolver) *BootFiles
 		*f.dst = d.str(c.Attributes, f.name, "Invalid boot file")
 		if _, ok := c.Attributes[f.name]; ok && *f.dst != "" {
 			d.inputFile(bf.Of(f.name), *f.dst, "file", paths, nil)
+		}
+	}
+	if _, ok := c.Attributes["fdtdir"]; ok {
+		bf.FDTDir = d.str(c.Attributes, "fdtdir", "Invalid boot file")
+		if bf.FDTDir != "" {
+			d.inputFile(bf.Of("fdtdir"), bf.FDTDir, "dir", paths, nil)
+		}
+		if bf.DTB != "" {
+			d.errorf(bf.Of("fdtdir"), "Both dtb and fdtdir",
+				"dtb names the device tree the bootloader passes; fdtdir a directory it picks one from by its fdtfile variable. Give one of them.")
 		}
 	}
 	if bf.Kernel == "" && bf.Initramfs != "" {

@@ -234,6 +234,7 @@ func (c *differ) variant(o, n *plan.Variant) {
 		strings.TrimSpace(nb.Image+" "+nb.Partition+" "+nb.Dir), Image, moved)
 	c.field("boot", "kernel", ob.Kernel, nb.Kernel, Image, "")
 	c.field("boot", "device tree", ob.DTB, nb.DTB, Image, "")
+	c.field("boot", "device tree directory", ob.FDTDir, nb.FDTDir, Image, "")
 	c.field("boot", "initramfs", ob.Initramfs, nb.Initramfs, Image, "")
 	oi := map[string]*plan.Image{}
 	for i := range o.Images {

@@ -113,6 +113,9 @@ func writeBoot(w io.Writer, loader string, bt *plan.Boot) {
 	if bt.DTB != "" {
 		kernel += ", device tree " + bt.DTB
 	}
+	if bt.FDTDir != "" {
+		kernel += ", device trees from " + bt.FDTDir + " (U-Boot's fdtfile)"
+	}
 	fmt.Fprintf(w, "boot files: image %s, partition %s, %s: %s; %s\n", bt.Image, bt.Partition, bt.Dir, file, kernel)
 }
 
