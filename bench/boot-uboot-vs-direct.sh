@@ -15,11 +15,12 @@
 # `-boot direct` (QEMU loads the kernel and initramfs, -append) and
 # `-boot uboot` (Debian's u-boot-qemu, the disk alone). Both boot the same
 # kernel, initramfs and command line. It prints, per architecture and
-# boot path, the median over the boots of host_power_on (the first byte
-# after the reset to the login prompt, host clock) and the median of each
-# phase, then the ratio of the medians. The first boot of a run is left
-# out: it starts at QEMU's start, not at a reset, so its first byte is not
-# comparable between the two paths.
+# boot path, the median over the boots of host_power_on (from the reset,
+# the previous boot's "reboot: Restarting system" line, to the login
+# prompt, host clock) and the median of each phase, then the ratio of the
+# medians. The first boot of a run is left out: it has no reset line, and
+# starts at its first byte, which a direct boot prints only once the
+# kernel's console runs.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)

@@ -80,7 +80,12 @@ type Boot struct {
 	// Start is the boot's first byte: the first line after the previous
 	// boot's restart line, or the line that showed a new boot had begun
 	// (a banner, the kernel's first line, a root mount).
-	Start     time.Time
+	Start time.Time
+	// Reset is the previous boot's restart line, the moment the machine
+	// reset: zero for the first boot and after a power cut. A target is
+	// silent between the reset and its first byte (a kernel booted
+	// directly prints nothing until its console driver starts).
+	Reset     time.Time
 	Banner    time.Time // the firmware's or bootloader's first banner
 	Handover  time.Time // the bootloader starting the kernel
 	Kernel    time.Time // the kernel's first line
@@ -206,9 +211,9 @@ type follower struct {
 	// panics boot after boot in its tests would otherwise reboot until the
 	// run's timeout.
 	panics int
-	// restarted is set by the kernel's restart line: the next line is
-	// the next boot's first.
-	restarted bool
+	// restartAt is the kernel's restart line: the next line is the next
+	// boot's first.
+	restartAt time.Time
 	// trail is the current boot's lines to show with a failure;
 	// rootWaitSince is when it began to wait for its root device.
 	trail         trail
@@ -286,9 +291,9 @@ func trimEOL(s string) string {
 // first line or a root mount, once it mounted its root.
 func (f *follower) mark(text string, t time.Time) {
 	m := &f.opt.Marks
-	if f.boot == nil || f.restarted {
-		f.restarted = false
+	if f.boot == nil || !f.restartAt.IsZero() {
 		f.newBoot(t)
+		f.boot.Reset, f.restartAt = f.restartAt, time.Time{}
 	}
 	b := f.boot
 	switch {
@@ -320,7 +325,7 @@ func (f *follower) mark(text string, t time.Time) {
 			b.Init = t
 		}
 	case restart.MatchString(text):
-		f.restarted = true
+		f.restartAt = t
 	}
 }
 

@@ -65,7 +65,7 @@ type Phase struct {
 
 // Phase names, in boot order, each ending at its mark.
 const (
-	PhaseFirmware   = "firmware"    // first byte to the banner
+	PhaseFirmware   = "firmware"    // reset (or first byte) to the banner
 	PhaseBootloader = "bootloader"  // banner to the hand-over
 	PhaseKernelLoad = "kernel_load" // hand-over to the kernel's first line
 	PhaseKernel     = "kernel"      // kernel's first line to the root mount
@@ -76,16 +76,25 @@ const (
 // PhaseNames are the phases in boot order.
 var PhaseNames = []string{PhaseFirmware, PhaseBootloader, PhaseKernelLoad, PhaseKernel, PhaseInit, PhaseUserspace}
 
-// Phases divides b at the marks it saw, each phase ending at its mark; a
-// mark not seen (no bootloader in a direct boot, no init line) merges its
-// phase into the next one. It is empty without a prompt.
+// Begin is where a boot's phases start: its reset when the console
+// showed it, else its first byte.
+func (b Boot) Begin() time.Time {
+	if !b.Reset.IsZero() {
+		return b.Reset
+	}
+	return b.Start
+}
+
+// Phases divides b at the marks it saw, from its Begin, each phase ending
+// at its mark; a mark not seen (no bootloader in a direct boot, no init
+// line) merges its phase into the next one. It is empty without a prompt.
 func (b Boot) Phases() []Phase {
 	if b.Prompt.IsZero() {
 		return nil
 	}
 	ends := []time.Time{b.Banner, b.Handover, b.Kernel, b.RootMount, b.Init, b.Prompt}
 	var out []Phase
-	prev := b.Start
+	prev := b.Begin()
 	for i, t := range ends {
 		if t.IsZero() || t.Before(prev) {
 			continue
@@ -99,7 +108,8 @@ func (b Boot) Phases() []Phase {
 }
 
 // phaseMetrics are a boot-timed result's host metrics of boot b: each
-// phase as "phase_<name>", and "host_power_on", first byte to prompt.
+// phase as "phase_<name>", and "host_power_on", from the reset (or the
+// first byte) to the prompt.
 func phaseMetrics(b Boot) []resultframe.Metric {
 	ps := b.Phases()
 	if len(ps) == 0 {
@@ -109,5 +119,5 @@ func phaseMetrics(b Boot) []resultframe.Metric {
 	for _, p := range ps {
 		out = append(out, resultframe.Metric{Name: "phase_" + p.Name, Value: p.Duration.Seconds(), Unit: "s"})
 	}
-	return append(out, resultframe.Metric{Name: "host_power_on", Value: b.Prompt.Sub(b.Start).Seconds(), Unit: "s"})
+	return append(out, resultframe.Metric{Name: "host_power_on", Value: b.Prompt.Sub(b.Begin()).Seconds(), Unit: "s"})
 }
