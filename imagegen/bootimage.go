@@ -2,7 +2,10 @@ package imagegen
 
 import (
 	"archive/tar"
+	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -33,8 +36,16 @@ type BootManifest struct {
 	// Kernel is the Debian kernel package (apt's pkg:arch=version) or the
 	// input file it came from.
 	Kernel string `json:"kernel"`
-	// Files are the paths written, inside the partition.
-	Files []string `json:"files"`
+	// Files are the files written, by their paths inside the partition.
+	Files []BootFileManifest `json:"files"`
+}
+
+// BootFileManifest is one file build put into the image for the
+// bootloader.
+type BootFileManifest struct {
+	Path   string `json:"path"`
+	Size   int64  `json:"size"`
+	SHA256 string `json:"sha256"`
 }
 
 // initramfsName is fsbench's initramfs (or the spec's) in the image.
@@ -118,11 +129,12 @@ func (b *builder) bootLayer(ctx context.Context, p *plan.Plan, v plan.Variant, w
 		return "", nil, fmt.Errorf("bootloader %q reads no boot files from the image", v.Board.Bootloader)
 	}
 	tarPath := filepath.Join(work, "boot.tar")
-	if err := atomicfile.WriteFunc(tarPath, 0o644, func(w io.Writer) error { return writeBootTar(w, bt.Dir, files, b.opts.Epoch) }); err != nil {
+	err = atomicfile.WriteFunc(tarPath, 0o644, func(w io.Writer) error {
+		bm.Files, err = writeBootTar(w, bt.Dir, files, b.opts.Epoch)
+		return err
+	})
+	if err != nil {
 		return "", nil, fmt.Errorf("boot files: %w", err)
-	}
-	for _, f := range files {
-		bm.Files = append(bm.Files, in(f.name))
 	}
 	return tarPath, bm, nil
 }
@@ -308,8 +320,9 @@ type bootFile struct {
 }
 
 // writeBootTar writes the boot layer: dir and its subdirectories, then
-// the files, owned by root and stamped with the epoch.
-func writeBootTar(w io.Writer, dir string, files []bootFile, epoch int64) error {
+// the files, owned by root and stamped with the epoch. It returns each
+// file's path in the partition, size and digest.
+func writeBootTar(w io.Writer, dir string, files []bootFile, epoch int64) ([]BootFileManifest, error) {
 	tw := tar.NewWriter(w)
 	mtime := time.Unix(epoch, 0)
 	base := path.Clean("./" + dir)
@@ -322,36 +335,42 @@ func writeBootTar(w io.Writer, dir string, files []bootFile, epoch int64) error 
 	slices.Sort(dirs)
 	for _, d := range dirs {
 		if err := tw.WriteHeader(&tar.Header{Typeflag: tar.TypeDir, Name: d + "/", Mode: 0o755, ModTime: mtime, Format: tar.FormatPAX}); err != nil {
-			return err
+			return nil, err
 		}
 	}
+	var out []BootFileManifest
 	for _, f := range files {
 		hdr := &tar.Header{Typeflag: tar.TypeReg, Name: path.Join(base, f.name), Mode: 0o644, ModTime: mtime, Format: tar.FormatPAX}
 		var r io.Reader
 		if f.src != "" {
 			in, err := os.Open(f.src)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			defer in.Close()
 			fi, err := in.Stat()
 			if err != nil {
-				return err
+				return nil, err
 			}
 			hdr.Size, r = fi.Size(), in
 		} else {
 			hdr.Size = int64(len(f.data))
 		}
 		if err := tw.WriteHeader(hdr); err != nil {
-			return err
+			return nil, err
 		}
 		if r == nil {
-			if _, err := tw.Write(f.data); err != nil {
-				return err
-			}
-		} else if _, err := io.Copy(tw, r); err != nil {
-			return err
+			r = bytes.NewReader(f.data)
 		}
+		h := sha256.New()
+		n, err := io.Copy(io.MultiWriter(tw, h), r)
+		if err != nil {
+			return nil, err
+		}
+		if n != hdr.Size {
+			return nil, fmt.Errorf("%s changed while it was copied (%d bytes, then %d)", f.src, hdr.Size, n)
+		}
+		out = append(out, BootFileManifest{Path: path.Join(dir, f.name), Size: n, SHA256: hex.EncodeToString(h.Sum(nil))})
 	}
-	return tw.Close()
+	return out, tw.Close()
 }

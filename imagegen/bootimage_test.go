@@ -1,6 +1,8 @@
 package imagegen
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"os/exec"
@@ -108,8 +110,12 @@ func TestBootFilesInTheImage(t *testing.T) {
 				}
 			}
 			want := map[string]bool{}
+			sum := sha256.Sum256([]byte(kernel))
 			for _, f := range m.Boot.Files {
-				want[f] = true
+				want[f.Path] = true
+				if strings.HasSuffix(f.Path, "/zImage") && (f.SHA256 != hex.EncodeToString(sum[:]) || f.Size != int64(len(kernel))) {
+					t.Errorf("the manifest's kernel %+v is not the input's", f)
+				}
 			}
 			dirPrefix := "/"
 			if tc.part == "" {
