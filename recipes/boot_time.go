@@ -55,8 +55,8 @@ func newBootTime() *Recipe {
 				Doc:     "Regular expression (RE2) of the console line that ends the measurement.",
 			},
 			markField("banner_pattern", "the firmware's or bootloader's banner, where the bootloader phase starts (fsbench knows U-Boot's, SeaBIOS's and barebox's)"),
-			markField("handover_pattern", "the bootloader's last line before the kernel runs (fsbench knows U-Boot's \"Starting kernel ...\" and GRUB's \"Loading Linux\")"),
-			markField("kernel_pattern", "the kernel's first console line (fsbench knows \"Booting Linux on physical CPU\" and \"Linux version\")"),
+			markField("handover_pattern", "the bootloader's last line before the kernel runs (fsbench knows U-Boot's \"Starting kernel ...\", GRUB's \"Loading Linux\" and SeaBIOS's \"Booting from ROM\")"),
+			markField("kernel_pattern", "the kernel's first console line (fsbench knows \"Booting Linux on physical CPU\", \"Linux version\" and any line stamped at time zero)"),
 			markField("init_pattern", "init starting on the root filesystem, after the root mount (fsbench knows the kernel's \"Run /sbin/init as init process\", Debian's TOMOYO notice and systemd's banner)"),
 			{
 				Name: "rootfstype",

@@ -25,15 +25,18 @@ type Marks struct {
 }
 
 // Default marks. The kernel's first line is "Booting Linux on physical
-// CPU" on ARM and "Linux version" everywhere. Init is the kernel's "Run
+// CPU" on ARM and "Linux version" everywhere, or any line it stamps at
+// time zero (an x86 kernel booted by SeaBIOS's option ROM shows "Command
+// line:" first). Init is the kernel's "Run
 // /sbin/init as init process" when it mounts the root itself, Debian's
 // TOMOYO notice, which the kernel prints when init is executed, and
-// systemd's banner. The hand-over is U-Boot's "Starting kernel ..." or
-// GRUB's "Loading Linux".
+// systemd's banner. The hand-over is U-Boot's "Starting kernel ...",
+// GRUB's "Loading Linux" or SeaBIOS's "Booting from ROM" (QEMU's direct
+// boot on x86).
 var (
 	DefaultBanner   = regexp.MustCompile(`U-Boot (SPL |TPL )?20[0-9][0-9]\.|SeaBIOS \(version|Barebox 20[0-9][0-9]|barebox 20[0-9][0-9]`)
-	DefaultHandover = regexp.MustCompile(`Starting kernel \.\.\.|^Loading Linux [0-9]`)
-	DefaultKernel   = regexp.MustCompile(`Booting Linux on physical CPU|Linux version [0-9]`)
+	DefaultHandover = regexp.MustCompile(`Starting kernel \.\.\.|^Loading Linux [0-9]|^Booting from (ROM|Hard Disk)`)
+	DefaultKernel   = regexp.MustCompile(`Booting Linux on physical CPU|Linux version [0-9]|^\[ *0\.000000\] `)
 	DefaultInit     = regexp.MustCompile(`Run /\S*init as init process|Not activating Mandatory Access Control|systemd\[1\]: systemd [0-9]+ running`)
 )
 

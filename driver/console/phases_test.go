@@ -182,3 +182,29 @@ func TestFollowRootWait(t *testing.T) {
 		}
 	}
 }
+
+// QEMU's direct boot on x86_64 as it prints: SeaBIOS, its option ROM,
+// then the kernel, whose first line on the console is "Command line:".
+func TestFollowMarksDirectBoot(t *testing.T) {
+	in := "\x1bc\x1b[?7l\x1b[2J\x1b[0mSeaBIOS (version 1.16.2-debian-1.16.2-1)\r\n" +
+		"Booting from ROM..\r\n" +
+		"[    0.000000] Command line: root=PARTUUID=76c9ab85-02 rootfstype=ext4 rw rootwait console=ttyS0,115200n8\r\n" +
+		"[    0.000000] BIOS-provided physical RAM map:\r\n" +
+		"[    3.654571] fsbench-init: Mounted root (ext4 filesystem) on /dev/vda1\r\n" +
+		"[    3.700000] Not activating Mandatory Access Control as /sbin/tomoyo-init does not exist.\r\n" +
+		"fsbench login: \r\n"
+	sum, err := Follow(context.Background(), strings.NewReader(in), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sum.Boots) != 1 {
+		t.Fatalf("%d boots", len(sum.Boots))
+	}
+	b := sum.Boots[0]
+	for name, at := range map[string]time.Time{"banner": b.Banner, "hand-over": b.Handover, "kernel": b.Kernel,
+		"root mount": b.RootMount, "init": b.Init, "prompt": b.Prompt} {
+		if at.IsZero() {
+			t.Errorf("the %s mark was not seen", name)
+		}
+	}
+}
