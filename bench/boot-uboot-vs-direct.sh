@@ -11,7 +11,8 @@
 # For each architecture it writes one spec (a busybox root and an empty
 # ext4 partition, boot files in the root's /boot: boot.scr on x86_64,
 # whose U-Boot cannot pass an initrd from extlinux.conf, extlinux.conf on
-# arm64 and arm), builds it once, and runs it twice with `fsbench run`:
+# arm64 and arm), and runs it twice with `fsbench run`, each building the
+# same image:
 # `-boot direct` (QEMU loads the kernel and initramfs, -append) and
 # `-boot uboot` (Debian's u-boot-qemu, the disk alone). Both boot the same
 # kernel, initramfs and command line. It prints, per architecture and
