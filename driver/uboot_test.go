@@ -227,15 +227,16 @@ func TestUBootFailuresDiagnosed(t *testing.T) {
 		name   string
 		change func() error
 		reason string
+		limit  time.Duration // from the line that shows it to the diagnosis
 	}{
 		{"wrong root", func() error {
 			if err := os.WriteFile(conf, wrong, 0o644); err != nil {
 				return err
 			}
 			return mtool("mcopy", "-o", "-i", fat, conf, "::/extlinux/extlinux.conf")
-		}, "the root device did not appear within 5s"},
+		}, "the root device did not appear within 5s", 5*time.Second + 3*time.Second},
 		{"no boot file", func() error { return mtool("mdel", "-i", fat, "::/extlinux/extlinux.conf") },
-			"the bootloader found nothing it could boot"},
+			"the bootloader found nothing it could boot", 3 * time.Second},
 	} {
 		if err := tc.change(); err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
@@ -248,13 +249,18 @@ func TestUBootFailuresDiagnosed(t *testing.T) {
 			t.Errorf("%s: %v, want %q (console: %s)", tc.name, err, tc.reason, tail(o))
 			continue
 		}
-		// From the boot's first byte to the diagnosis.
-		took := time.Since(o.Summary.Boots[0].Start)
-		if took > 30*time.Second {
-			t.Errorf("%s: diagnosed %v after the boot began", tc.name, took)
+		// The diagnosis comes as soon as the console shows it: at U-Boot's
+		// prompt, at the end of root_wait. (How long the boot takes to get
+		// there is the emulated machine's speed: on an idle 2-core host
+		// 2.6 s and 11.5 s from the boot's first byte, which the log
+		// line gives.)
+		late := time.Since(bf.Seen)
+		if bf.Seen.IsZero() || late > tc.limit {
+			t.Errorf("%s: diagnosed %v after the console showed it, want at most %v", tc.name, late, tc.limit)
 		}
-		t.Logf("%s: diagnosed %v after the boot began (%v after the run started): %v", tc.name,
-			took.Round(100*time.Millisecond), time.Since(start).Round(100*time.Millisecond), err)
+		t.Logf("%s: diagnosed %v after the boot began (%v after the run started, %v after the console showed it): %v", tc.name,
+			time.Since(o.Summary.Boots[0].Start).Round(100*time.Millisecond), time.Since(start).Round(100*time.Millisecond),
+			late.Round(10*time.Millisecond), err)
 	}
 }
 

@@ -19,6 +19,9 @@ var ErrBootFailed = errors.New("the boot cannot go on")
 type BootFailure struct {
 	Boot   int    // the boot's number, from 1
 	Reason string // what went wrong and what to look at
+	// Seen is when the console showed it: the line recognised, or the
+	// one that began the wait for the root device.
+	Seen time.Time
 	// Lines are the console lines that show it: the notable lines of the
 	// boot (bootloader errors, the root device waited for), then the last
 	// ones before the failure.
@@ -121,7 +124,7 @@ func (t *trail) lines() []string {
 func (f *follower) diagnose(text string, partial bool, at time.Time) *BootFailure {
 	b := f.boot
 	fail := func(reason string) *BootFailure {
-		return &BootFailure{Boot: b.N, Reason: reason, Lines: f.trail.lines()}
+		return &BootFailure{Boot: b.N, Reason: reason, Lines: f.trail.lines(), Seen: at}
 	}
 	if !b.Banner.IsZero() && b.Handover.IsZero() && b.Kernel.IsZero() && ubootPrompt.MatchString(text) {
 		return fail("the bootloader found nothing it could boot on any device and stopped at its prompt " +
@@ -153,6 +156,6 @@ func (f *follower) rootWaitLeft() (time.Duration, bool) {
 // rootWaitFailure is the failure of a boot whose root device did not
 // appear in time.
 func (f *follower) rootWaitFailure() *BootFailure {
-	return &BootFailure{Boot: f.boot.N, Lines: f.trail.lines(),
+	return &BootFailure{Boot: f.boot.N, Lines: f.trail.lines(), Seen: f.rootWaitSince,
 		Reason: fmt.Sprintf("the root device did not appear within %s of the boot starting to wait for it (does root= name a partition of this disk, and is the disk's driver there?)", f.opt.RootWait)}
 }

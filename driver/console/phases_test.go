@@ -177,8 +177,8 @@ func TestFollowRootWait(t *testing.T) {
 			!strings.Contains(err.Error(), "Waiting for root device PARTUUID=0badc0de-02") {
 			t.Fatalf("err %v", err)
 		}
-		if took > 5*time.Second {
-			t.Errorf("the failure took %v", took)
+		if took > 5*time.Second || bf.Seen.IsZero() || time.Since(bf.Seen) < 300*time.Millisecond {
+			t.Errorf("the failure took %v, %v after the wait began", took, time.Since(bf.Seen))
 		}
 	}
 }
