@@ -21,6 +21,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/sirupsen/logrus"
@@ -123,6 +125,10 @@ func RunQEMU(ctx context.Context, v Variant, q QEMU, opt Options) (*Outcome, err
 		}
 		if q.Kernel != (kernel.Request{}) {
 			return nil, fmt.Errorf("variant %s: -kernel names the kernel of a direct boot; through U-Boot the image's own kernel boots (%s)", v.Name, m.Boot.Kernel)
+		}
+		if disk := cmp.Or(q.Disk, qemu.Virtio); len(m.Boot.Disks) > 0 && !slices.Contains(m.Boot.Disks, disk) {
+			return nil, fmt.Errorf("variant %s: the image's initramfs has the drivers of %s disks, for its board's storage, and -disk is %s: run it with -disk %s",
+				v.Name, strings.Join(m.Boot.Disks, " and "), disk, m.Boot.Disks[0])
 		}
 		if mach.Firmware, err = qemu.UBootFirmware(a); err != nil {
 			return nil, err

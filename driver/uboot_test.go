@@ -223,6 +223,13 @@ func TestUBootFailuresDiagnosed(t *testing.T) {
 	if string(wrong) == string(orig) {
 		t.Fatalf("extlinux.conf names no PARTUUID root:\n%s", orig)
 	}
+	// The initramfs of this image has the virtio driver alone (storage
+	// vda): another disk is refused before QEMU starts.
+	_, err = RunQEMU(ctx, Variant{Name: v.Name, Dir: vdir, Runner: bin, Bootargs: v.Bootargs},
+		QEMU{Accel: "tcg", Disk: "nvme", MemoryMiB: 512, CPUs: 1, Boot: BootUBoot}, Options{Log: testLog()})
+	if err == nil || !strings.Contains(err.Error(), "run it with -disk virtio") {
+		t.Errorf("-disk nvme on an image for vda: %v", err)
+	}
 	for _, tc := range []struct {
 		name   string
 		change func() error

@@ -36,6 +36,9 @@ type BootManifest struct {
 	// Kernel is the Debian kernel package (apt's pkg:arch=version) or the
 	// input file it came from.
 	Kernel string `json:"kernel"`
+	// Disks are the QEMU disk interfaces whose drivers fsbench's
+	// initramfs loads (storageDisks); empty with the spec's own kernel.
+	Disks []string `json:"disks,omitempty"`
 	// Files are the files written, by their paths inside the partition.
 	Files []BootFileManifest `json:"files"`
 }
@@ -84,6 +87,9 @@ func (b *builder) bootLayer(ctx context.Context, p *plan.Plan, v plan.Variant, w
 			}
 		}
 		bm.Kernel = k.Version.String()
+		for _, d := range storageDisks(v.Board.Storage) {
+			bm.Disks = append(bm.Disks, d.Interface)
+		}
 		files = append(files, bootFile{name: kernelName, src: img}, bootFile{name: initramfsName, src: initrd})
 	} else {
 		bm.Kernel = bt.Kernel

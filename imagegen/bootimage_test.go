@@ -86,6 +86,9 @@ func TestBootFilesInTheImage(t *testing.T) {
 			if m.Boot == nil {
 				t.Fatal("the manifest has no boot files")
 			}
+			if len(m.Boot.Disks) != 0 {
+				t.Errorf("the spec's own kernel, yet the manifest names the initramfs's disks %v", m.Boot.Disks)
+			}
 			img := filepath.Join(out, m.Images[0].File)
 			var read func(name string) string
 			if tc.part != "" {
