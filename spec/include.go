@@ -75,16 +75,11 @@ func (s *Spec) includes(body *hclsyntax.Body, from string, paths *resolver, dept
 		}
 		s.Sources[name] = src
 		s.Included = append(s.Included, name)
-		if d := srcfile.CheckNesting(src, name); d != nil {
-			diags = append(diags, d)
-			continue
-		}
-		file, pdiags := hclsyntax.ParseConfig(src, name, hcl.InitialPos)
+		inc, pdiags := parseSource(src, name)
 		diags = append(diags, pdiags...)
 		if pdiags.HasErrors() {
 			continue
 		}
-		inc := file.Body.(*hclsyntax.Body)
 		diags = append(diags, s.includes(inc, name, paths, depth+1, seen)...)
 		for an, attr := range inc.Attributes {
 			if prev, dup := body.Attributes[an]; dup {

@@ -52,6 +52,19 @@ var topSchema = &hcl.BodySchema{
 	},
 }
 
+// parseSource parses an HCL file read into memory, refusing first a
+// nesting deeper than srcfile allows.
+func parseSource(src []byte, name string) (*hclsyntax.Body, hcl.Diagnostics) {
+	if d := srcfile.CheckNesting(src, name); d != nil {
+		return nil, hcl.Diagnostics{d}
+	}
+	file, diags := hclsyntax.ParseConfig(src, name, hcl.InitialPos)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	return file.Body.(*hclsyntax.Body), diags
+}
+
 // Load reads, evaluates and checks the spec at filename.
 func Load(filename string, opts Options) (*Spec, hcl.Diagnostics) {
 	src, err := srcfile.Read(filename)
@@ -65,10 +78,7 @@ func Load(filename string, opts Options) (*Spec, hcl.Diagnostics) {
 // count from filename's directory.
 func LoadSource(filename string, src []byte, opts Options) (*Spec, hcl.Diagnostics) {
 	s := &Spec{Filename: filename, Dir: filepath.Dir(filename), Sources: diag.Sources{filename: src}}
-	if d := srcfile.CheckNesting(src, filename); d != nil {
-		return s, hcl.Diagnostics{d}
-	}
-	file, diags := hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
+	body, diags := parseSource(src, filename)
 	if diags.HasErrors() {
 		return s, finish(diags)
 	}
@@ -76,7 +86,6 @@ func LoadSource(filename string, src []byte, opts Options) (*Spec, hcl.Diagnosti
 	if err != nil {
 		return s, append(diags, diag.Errorf(wholeFile(filename), "Invalid root", err.Error()))
 	}
-	body := file.Body.(*hclsyntax.Body)
 	seen := map[string]bool{}
 	if abs, err := filepath.Abs(filename); err == nil {
 		if real, err := filepath.EvalSymlinks(abs); err == nil {
@@ -89,8 +98,8 @@ func LoadSource(filename string, src []byte, opts Options) (*Spec, hcl.Diagnosti
 	if fdiags := checkForNesting(body); fdiags.HasErrors() {
 		return s, finish(append(diags, fdiags...))
 	}
-	useSizeOperators(file.Body)
-	content, cdiags := file.Body.Content(topSchema)
+	useSizeOperators(body)
+	content, cdiags := body.Content(topSchema)
 	diags = append(diags, cdiags...)
 
 	decls, locals, ddiags := declarations(content)
@@ -99,7 +108,7 @@ func LoadSource(filename string, src []byte, opts Options) (*Spec, hcl.Diagnosti
 		return s, finish(append(diags, diag.Errorf(wholeFile(filename), "Too many declarations",
 			fmt.Sprintf("The spec declares %d variables and %d locals; a spec may declare %d of each.", len(decls), len(locals), MaxDeclarations))))
 	}
-	refDiags := checkReferences(file.Body, decls, locals)
+	refDiags := checkReferences(body, decls, locals)
 	varCtx, vdiags := s.variables(decls, opts)
 	diags = append(diags, vdiags...)
 	axes, adiags := decodeAxes(content.Blocks.OfType("matrix"), varCtx)
@@ -226,20 +235,16 @@ func (s *Spec) givenVariables(opts Options) (map[string]rawVar, hcl.Diagnostics)
 		}
 		s.Sources[path] = src
 		s.VarFiles = append(s.VarFiles, path)
-		if d := srcfile.CheckNesting(src, path); d != nil {
-			diags = append(diags, d)
-			continue
-		}
-		f, fdiags := hclsyntax.ParseConfig(src, path, hcl.InitialPos)
+		body, fdiags := parseSource(src, path)
 		diags = append(diags, fdiags...)
 		if fdiags.HasErrors() {
 			continue
 		}
-		if ndiags := checkForNesting(f.Body.(*hclsyntax.Body)); ndiags.HasErrors() {
+		if ndiags := checkForNesting(body); ndiags.HasErrors() {
 			diags = append(diags, ndiags...)
 			continue
 		}
-		attrs, adiags := f.Body.JustAttributes()
+		attrs, adiags := body.JustAttributes()
 		diags = append(diags, adiags...)
 		for name, a := range attrs {
 			given[name] = rawVar{Expr: a.Expr, Name: a.NameRange, Source: path}
