@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -54,9 +55,15 @@ func (s *Spec) includes(body *hclsyntax.Body, from string, paths *resolver, dept
 		if !filepath.IsAbs(name) {
 			name = filepath.Join(filepath.Dir(from), name)
 		}
-		real, err := paths.source(name, "file")
+		// name is relative to the working directory, where the paths
+		// resolver takes relative paths from the spec's directory.
+		abs, err := filepath.Abs(name)
+		real := ""
+		if err == nil {
+			real, err = paths.source(abs, "file")
+		}
 		if err != nil {
-			errorf("Invalid include", "%s.", err)
+			errorf("Invalid include", "%s.", strings.ReplaceAll(err.Error(), abs, name))
 			continue
 		}
 		switch {

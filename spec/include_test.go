@@ -106,3 +106,21 @@ include = [var.x]
 		})
 	}
 }
+
+// TestIncludeFromRelativeSpecPath: a spec named by a relative path from
+// another directory ("fsbench validate boards/x.fsb.hcl") finds its
+// includes beside it, not beside the working directory.
+func TestIncludeFromRelativeSpecPath(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"boards/x.fsb.hcl":             `include = ["layouts/board.fsb.hcl"]`,
+		"boards/layouts/board.fsb.hcl": `board "x" { arch = "arm64" }`,
+	})
+	t.Chdir(dir)
+	s, diags := spec.Load(filepath.Join("boards", "x.fsb.hcl"), spec.Options{})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	if len(s.Variants) == 0 || s.Variants[0].Board == nil || s.Variants[0].Board.Name != "x" {
+		t.Errorf("the included board is missing")
+	}
+}
