@@ -16,14 +16,31 @@ variable "fio_runtime" {
   description = "Longest time one fio case runs; a case that has not moved fio_size by then stops and reports what it did (small blocks under TCG are slow)."
 }
 
-variable "boot_iterations" {
+variable "settle_ci" {
+  type        = string
+  default     = "10%"
+  description = "How close the results of a case must agree before it stops repeating: the 95% confidence interval of their mean within this share of the mean."
+}
+
+variable "settle_min" {
   type        = number
   default     = 3
-  description = "Reboots timed from the root mount to the shell prompt."
+  description = "Fewest runs of each case (boots, fio jobs, mounts), settled or not."
 
   validation {
-    condition     = var.boot_iterations >= 1
-    error_message = "At least one boot is needed to measure anything."
+    condition     = var.settle_min >= 2
+    error_message = "A confidence interval needs at least two runs."
+  }
+}
+
+variable "settle_max" {
+  type        = number
+  default     = 8
+  description = "Most runs of each case: a case whose results still disagree then stops, and the report says it did not settle."
+
+  validation {
+    condition     = var.settle_max >= var.settle_min
+    error_message = "settle_max must allow settle_min runs."
   }
 }
 
@@ -97,8 +114,16 @@ image "disk" {
   }
 }
 
+# Every test repeats its cases until their results agree (settle): from
+# settle_min to settle_max runs, and the report says which cases settled.
+# Under TCG a boot varies by 6-18% from one to the next, so boots are the
+# slowest to settle.
 test "boot_time" "rootfs" {
-  iterations = var.boot_iterations
+  settle {
+    ci  = var.settle_ci
+    min = var.settle_min
+    max = var.settle_max
+  }
 }
 
 # A small fio matrix, in the four corners drives are usually compared by:
@@ -112,6 +137,12 @@ test "fio" "seq" {
   size    = var.fio_size
   runtime = var.fio_runtime
   nrfiles = 4
+
+  settle {
+    ci  = var.settle_ci
+    min = var.settle_min
+    max = var.settle_max
+  }
 }
 
 test "fio" "rand" {
@@ -122,10 +153,21 @@ test "fio" "rand" {
   size    = var.fio_size
   runtime = var.fio_runtime
   nrfiles = 4
+
+  settle {
+    ci  = var.settle_ci
+    min = var.settle_min
+    max = var.settle_max
+  }
 }
 
 test "mount_time" "bench" {
   on           = partition.bench
   fill_percent = var.fill_percent
-  iterations   = 3
+
+  settle {
+    ci  = var.settle_ci
+    min = var.settle_min
+    max = var.settle_max
+  }
 }

@@ -216,5 +216,18 @@ type Test struct {
 	Name   string         `json:"name"`
 	On     string         `json:"on,omitempty"`
 	Params map[string]any `json:"params"`
+	// Settle repeats each case until its results agree (see spec.Settle);
+	// the recipe's count is then absent from Params.
+	Settle *Settle        `json:"settle,omitempty"`
 	Cases  []recipes.Case `json:"cases"`
+}
+
+// Settle is a test's settle rule: each case runs until the 95% confidence
+// interval of the mean of every metric is within CI of the mean (0.05 for
+// 5%), at least Min and at most Max times.
+type Settle struct {
+	CI      float64  `json:"ci"`
+	Min     int      `json:"min"`
+	Max     int      `json:"max"`
+	Metrics []string `json:"metrics"`
 }

@@ -3,6 +3,7 @@ package plan
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -424,9 +425,16 @@ func holeHint(sr *spec.RawRegion, gap span, hasHoles bool) string {
 
 func (r *resolver) test(st *spec.Test) Test {
 	t := Test{Recipe: st.Recipe, Name: st.Name, On: st.On, Params: st.Params}
-	if rec, ok := recipes.Lookup(st.Recipe); ok {
-		t.Cases = rec.Expand(recipes.Params(st.Params))
+	rec, ok := recipes.Lookup(st.Recipe)
+	if !ok {
+		return t
 	}
+	if st.Settle != nil {
+		t.Settle = &Settle{CI: st.Settle.CI, Min: st.Settle.Min, Max: st.Settle.Max, Metrics: st.Settle.Metrics}
+		t.Params = maps.Clone(st.Params)
+		delete(t.Params, rec.Count)
+	}
+	t.Cases = rec.Expand(recipes.Params(t.Params))
 	return t
 }
 

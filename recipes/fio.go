@@ -19,6 +19,7 @@ func newFio() *Recipe {
 		Summary: "Bandwidth and CPU use of fio jobs over access pattern x block size x direct/buffered I/O.",
 		Source:  Citation{ELC2015, "p.50-64 bandwidth, job on p.52 \"Bandwidth test conditions\"; p.71-76 CPU usage"},
 		Target:  OnFilesystem,
+		Count:   "iterations",
 		BoolWords: map[string][2]string{
 			"direct": {"buffered", "direct"},
 		},
@@ -168,6 +169,7 @@ func newFio() *Recipe {
 				Default: false,
 				Doc:     "Also record the CPU ticks of every kernel thread from /proc/[pid]/stat before and after the job (seed 000 p.71).",
 			},
+			iterationsField(1, "Runs of each case; the report shows their mean and 95% interval (one run gives no interval: give more, or a settle block)."),
 			timeoutField(time.Hour),
 		},
 		Check: checkFio,

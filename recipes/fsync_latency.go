@@ -22,8 +22,10 @@ func newFsyncLatency() *Recipe {
 		Summary: "Latency distribution of write+fsync (or fdatasync) calls on a file.",
 		Source:  Citation{Ext4Barrier, "slide 7 \"Dex2oat Fsync latency\" and slide 9 \"SQLite Fsync latency\""},
 		Target:  OnFilesystem,
+		Count:   "iterations",
 		Report: Report{Charts: []Chart{{Kind: LatencyCDF, PerCase: true,
-			Slug: "fsync-latency-{test}-{case}", Title: "fsync latency {test} {case}: distribution (CDF)"}}},
+			Slug: "fsync-latency-{test}-{case}", Title: "fsync latency {test} {case}: distribution (CDF)"}},
+			Settle: []string{"mean"}, More: []string{"calls_per_s", "min", "max"}},
 		Fields: []fields.Field{
 			{
 				Name: "write_size",
@@ -71,6 +73,7 @@ func newFsyncLatency() *Recipe {
 				Unit:    "%",
 				Doc:     "Percentiles of the latency reported besides the mean, in increasing order.",
 			},
+			iterationsField(1, "Runs of each case; the report shows the mean of each percentile over the runs and its 95% interval."),
 			timeoutField(10 * time.Minute),
 		},
 		Check: checkFsyncLatency,

@@ -22,6 +22,7 @@ func newSmallFiles() *Recipe {
 		Summary: "Small-file workloads: a postmark-like create/read/append/delete churn and bonnie++-like file and metadata tests.",
 		Source:  Citation{JournalFS, "section \"Conclusioni\": postmark and bonnie++ runs"},
 		Target:  OnFilesystem,
+		Count:   "iterations",
 		Report: Report{Charts: []Chart{
 			{Kind: Bars, PerCase: true, Slug: "small-files-{test}-{case}-postmark", Title: "small files {test} {case}: PostMark operation rates",
 				Bars: []Bar{{Metric: "transactions_per_s", Label: "transactions"}, {Metric: "files_created_per_s", Label: "created"},
@@ -167,6 +168,7 @@ func newSmallFiles() *Recipe {
 				Unit:    "x1024 files",
 				Doc:     "bonnie++ -n: thousands (x1024) of files for the create/read/delete tests.",
 			},
+			iterationsField(1, "Runs of each case; the report shows their mean and 95% interval."),
 			timeoutField(time.Hour),
 		},
 		Check: checkSmallFiles,

@@ -21,6 +21,7 @@ func newSQLiteTPS() *Recipe {
 		Summary: "SQLite transactions per second for inserts, updates and deletes, Androbench style.",
 		Source:  Citation{Ext4Barrier, "slides 8 and 10 \"Androbench SQLite ... Transactions Per Second\""},
 		Target:  OnFilesystem,
+		Count:   "iterations",
 		Needs:   Needs{Programs: []string{"sqlite3"}},
 		Report: Report{Charts: []Chart{{Kind: Bars, Slug: "sqlite-tps-{test}", Title: "SQLite {test}: transactions per second",
 			Bars: []Bar{{Metric: "tps"}}}}},
@@ -86,6 +87,7 @@ func newSQLiteTPS() *Recipe {
 				Unit:    "bytes",
 				Doc:     "PRAGMA page_size, set before the database is created.",
 			},
+			iterationsField(1, "Runs of each case; the report shows their mean and 95% interval."),
 			timeoutField(30 * time.Minute),
 		},
 	}

@@ -1,6 +1,7 @@
 package recipes
 
 import (
+	"slices"
 	"time"
 
 	"github.com/fsbench/fsbench/wire/runplan"
@@ -55,6 +56,12 @@ type Report struct {
 	// Charts are the report's figures of each test of the recipe, in
 	// this order.
 	Charts []Chart
+	// Settle are the metrics a settle block watches when it names none;
+	// empty takes the headline metrics, else the first chart's.
+	Settle []string
+	// More are metrics the recipe gives that neither the headline nor a
+	// chart shows, which a settle block may name.
+	More []string
 }
 
 // Headline is one metric of the run summary: the stored metric, the label
@@ -175,6 +182,55 @@ func All() []*Recipe {
 	out := make([]*Recipe, len(catalogue))
 	for i, e := range catalogue {
 		out[i] = e.build()
+	}
+	return out
+}
+
+// Metrics lists the metrics the recipe's report reads (its headline, its
+// charts' bars, its Settle and More), each once, in that order.
+func (r *Recipe) Metrics() []string {
+	var out []string
+	add := func(m string) {
+		if m != "" && !slices.Contains(out, m) {
+			out = append(out, m)
+		}
+	}
+	for _, h := range r.Report.Headline {
+		add(h.Metric)
+	}
+	for _, c := range r.Report.Charts {
+		for _, b := range c.Bars {
+			add(b.Metric)
+		}
+	}
+	for _, m := range r.Report.Settle {
+		add(m)
+	}
+	for _, m := range r.Report.More {
+		add(m)
+	}
+	return out
+}
+
+// Settles says whether a test of the recipe may take a settle block: it
+// repeats a measurement (it has a count) whose results are numbers, not
+// outcome classes.
+func (r *Recipe) Settles() bool { return r.Count != "" && len(r.Report.Outcomes) == 0 }
+
+// SettleMetrics are the metrics a settle block watches when it names
+// none: the headline metrics, else those of the first chart.
+func (r *Recipe) SettleMetrics() []string {
+	if len(r.Report.Settle) > 0 {
+		return slices.Clone(r.Report.Settle)
+	}
+	var out []string
+	for _, h := range r.Report.Headline {
+		out = append(out, h.Metric)
+	}
+	if len(out) == 0 && len(r.Report.Charts) > 0 {
+		for _, b := range r.Report.Charts[0].Bars {
+			out = append(out, b.Metric)
+		}
 	}
 	return out
 }

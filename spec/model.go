@@ -176,5 +176,19 @@ type Test struct {
 	On     string // partition name, "" for recipes that run on the root
 	OnAt   hcl.Range
 	Params map[string]any
+	// Settle, when the block has one, repeats each case until its results
+	// agree; it replaces the recipe's count.
+	Settle *Settle
+	Ranges
+}
+
+// Settle is a test's settle block: repeat each case until the 95%
+// confidence interval of the mean of every metric in Metrics is within
+// CI of the mean (a fraction: 0.05 for "5%"), after at least Min and at
+// most Max iterations.
+type Settle struct {
+	CI       float64
+	Min, Max int
+	Metrics  []string
 	Ranges
 }

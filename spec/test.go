@@ -27,7 +27,7 @@ func (d *decoder) test(b *hcl.Block) *Test {
 		t.Ranges = Ranges{Decl: b.DefRange, Attrs: map[string]hcl.Range{}}
 		return t
 	}
-	schema := &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "on"}}}
+	schema := &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "on"}}, Blocks: []hcl.BlockHeaderSchema{{Type: "settle"}}}
 	for _, f := range r.Fields {
 		schema.Attributes = append(schema.Attributes, hcl.AttributeSchema{Name: f.Name, Required: f.Required})
 	}
@@ -42,6 +42,13 @@ func (d *decoder) test(b *hcl.Block) *Test {
 		if x, ok := d.field(c.Attributes, f, "Invalid test parameter"); ok {
 			t.Params[f.Name] = x
 		}
+	}
+	for _, blk := range c.Blocks {
+		if t.Settle != nil {
+			d.errorf(blk.DefRange, "Duplicate settle block", "Test %q %q already has a settle block at %s.", t.Recipe, t.Name, describeRange(t.Settle.Decl))
+			continue
+		}
+		t.Settle = d.settle(blk, r, t)
 	}
 	if !d.diags[before:].HasErrors() {
 		for _, p := range r.Validate(recipes.Params(t.Params)) {

@@ -102,6 +102,10 @@ func step(rec *recipes.Recipe, t plan.Test, c recipes.Case, on string, part *run
 		}
 		s.Iterations = int(n)
 	}
+	if st := t.Settle; st != nil {
+		s.Iterations = st.Max
+		s.Settle = &runplan.Settle{CI: st.CI, Min: st.Min, Metrics: st.Metrics}
+	}
 	if params.Has("timeout") {
 		d, err := params.Duration("timeout")
 		if err != nil {

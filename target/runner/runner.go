@@ -23,11 +23,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 
 	"golang.org/x/sys/unix"
 
+	"github.com/fsbench/fsbench/internal/stats"
 	"github.com/fsbench/fsbench/wire/resultframe"
 	"github.com/fsbench/fsbench/wire/runplan"
 )
@@ -230,7 +234,7 @@ func (r *run) step(ctx context.Context, s runplan.Step) (bool, error) {
 	if r.st.Attempts >= MaxAttempts {
 		base.Status = resultframe.StatusFailed
 		base.Error = fmt.Sprintf("interrupted %d times (crash, reset or power cut while it ran)", r.st.Attempts)
-		return false, r.advance(ctx, rec, s, n, base, false)
+		return false, r.advance(ctx, rec, s, base, r.last(s, &base), false)
 	}
 
 	e := r.env(s)
@@ -241,7 +245,11 @@ func (r *run) step(ctx context.Context, s runplan.Step) (bool, error) {
 		return false, err
 	}
 	timeout := s.IterationTimeout()
-	r.logf("%s iteration %d/%d", s.ID(), r.st.Iter, n)
+	if s.Settle != nil {
+		r.logf("%s iteration %d (at most %d, until settled)", s.ID(), r.st.Iter, n)
+	} else {
+		r.logf("%s iteration %d/%d", s.ID(), r.st.Iter, n)
+	}
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	base.StartNS = monoNS()
 	out, err := rec.Iterate(cctx, e, r.st.Iter)
@@ -266,8 +274,9 @@ func (r *run) step(ctx context.Context, s runplan.Step) (bool, error) {
 		base.Metrics = out.Metrics
 		base.Attrs = out.Attrs
 	}
-	reboot := err == nil && out != nil && out.RebootAfter && r.st.Iter < n
-	if err := r.advance(ctx, rec, s, n, base, reboot); err != nil {
+	last := r.last(s, &base)
+	reboot := err == nil && out != nil && out.RebootAfter && !last
+	if err := r.advance(ctx, rec, s, base, last, reboot); err != nil {
 		return false, err
 	}
 	return reboot, nil
@@ -291,11 +300,83 @@ func (r *run) env(s runplan.Step) *Env {
 	return e
 }
 
+// last says whether res is the step's last result: its Iterations are
+// done, or its settle rule is met. Under a settle rule it adds res's
+// metrics to the step's samples and writes the rule's state into res:
+// attribute settle ("continue", "settled" or "max") and settle_ci, the
+// widest relative half-width of the metrics' intervals so far.
+func (r *run) last(s runplan.Step, res *resultframe.Result) bool {
+	if s.Settle == nil {
+		return r.st.Iter >= s.Iterations
+	}
+	if r.st.Samples == nil {
+		r.st.Samples = map[string][]float64{}
+	}
+	if res.Status == resultframe.StatusOK {
+		for _, m := range res.Metrics {
+			if slices.Contains(s.Settle.Metrics, m.Name) {
+				r.st.Samples[m.Name] = append(r.st.Samples[m.Name], m.Value)
+			}
+		}
+	}
+	d := settleDecision(*s.Settle, s.Iterations, r.st.Samples, r.st.Iter)
+	if res.Attrs == nil {
+		res.Attrs = map[string]string{}
+	}
+	res.Attrs["settle"] = string(d.Reason)
+	if !math.IsNaN(d.Width) {
+		res.Attrs["settle_ci"] = strconv.FormatFloat(100*d.Width, 'f', 2, 64) + "%"
+	}
+	width := res.Attrs["settle_ci"]
+	if width == "" {
+		width = "unknown"
+	}
+	switch d.Reason {
+	case stats.Settled:
+		r.logf("%s: settled after %d iterations: the 95%% interval of the mean is within ±%s (target ±%g%%)",
+			s.ID(), r.st.Iter, width, 100*s.Settle.CI)
+	case stats.MaxN:
+		r.logf("%s: not settled after the most iterations, %d: the 95%% interval of the mean is ±%s (target ±%g%%, at least %d results)",
+			s.ID(), r.st.Iter, width, 100*s.Settle.CI, s.Settle.Min)
+	}
+	return d.Stop()
+}
+
+// settleDecision applies a step's settle rule to every metric it
+// samples: the step is settled when each metric measured so far is, and
+// its width is the widest.
+func settleDecision(st runplan.Settle, maxN int, samples map[string][]float64, taken int) stats.Decision {
+	rule := stats.Rule{CI: st.CI, Min: st.Min, Max: maxN}
+	out := stats.Decision{Reason: stats.Settled, Width: math.NaN()}
+	measured := 0
+	for _, m := range st.Metrics {
+		v := samples[m]
+		if len(v) == 0 {
+			continue
+		}
+		measured++
+		d := rule.Decide(v, taken)
+		if d.Reason != stats.Settled {
+			out.Reason = stats.Continue
+		}
+		if math.IsNaN(out.Width) || d.Width > out.Width || math.IsNaN(d.Width) {
+			out.Width = d.Width
+		}
+	}
+	if measured == 0 {
+		out.Reason = stats.Continue
+	}
+	if out.Reason == stats.Continue && taken >= maxN {
+		out.Reason = stats.MaxN
+	}
+	return out
+}
+
 // advance records the iteration's result and moves to the next iteration,
 // or to the step's Finish after the last.
-func (r *run) advance(ctx context.Context, rec Recipe, s runplan.Step, n int, res resultframe.Result, reboot bool) error {
+func (r *run) advance(ctx context.Context, rec Recipe, s runplan.Step, res resultframe.Result, last, reboot bool) error {
 	r.st.Attempts = 0
-	if r.st.Iter < n {
+	if !last {
 		r.st.Iter++
 		return r.record(res)
 	}
@@ -322,6 +403,7 @@ func (r *run) finishStep(ctx context.Context, rec Recipe, s runplan.Step) error 
 	r.st.Step++
 	r.st.Iter = 1
 	r.st.Scratch = nil
+	r.st.Samples = nil
 	return r.sf.save(r.st)
 }
 
@@ -331,6 +413,7 @@ func (r *run) advanceStep(res resultframe.Result) error {
 	r.st.Iter = 1
 	r.st.Attempts = 0
 	r.st.Scratch = nil
+	r.st.Samples = nil
 	return r.record(res)
 }
 

@@ -44,7 +44,10 @@ type State struct {
 	// else ran in.
 	BootWork bool `json:"boot_work,omitempty"`
 	// Scratch is the current step's own data kept across reboots.
-	Scratch json.RawMessage      `json:"scratch,omitempty"`
+	Scratch json.RawMessage `json:"scratch,omitempty"`
+	// Samples are the current step's values of the metrics its settle
+	// rule watches, by metric.
+	Samples map[string][]float64 `json:"samples,omitempty"`
 	Pending []resultframe.Result `json:"pending,omitempty"`
 	Done    bool                 `json:"done,omitempty"`
 }

@@ -26,7 +26,7 @@ import (
 
 // Format names the schema. The runner refuses a plan of another format, so
 // an image built by a newer fsbench says so instead of misreading it.
-const Format = "fsbench-runplan/2"
+const Format = "fsbench-runplan/3"
 
 // Where the payload puts things in the root filesystem.
 const (
@@ -110,8 +110,12 @@ type Step struct {
 	Test   string `json:"test"`
 	Case   string `json:"case"`
 	On     string `json:"on,omitempty"` // partition name
-	// Iterations is how many results the step gives (at least 1).
+	// Iterations is how many results the step gives (at least 1); with
+	// Settle, the most it may give.
 	Iterations int `json:"iterations"`
+	// Settle, when set, ends the step as soon as its results agree well
+	// enough: see Settle.
+	Settle *Settle `json:"settle,omitempty"`
 	// Timeout bounds one iteration on the target; zero takes
 	// DefaultStepTimeout.
 	Timeout Duration `json:"timeout,omitzero"`
@@ -138,6 +142,16 @@ type Needs struct {
 	Modules []string `json:"modules,omitempty"`
 	// Watchdog: the step arms the board's hardware watchdog.
 	Watchdog bool `json:"watchdog,omitempty"`
+}
+
+// Settle repeats a step until the 95% confidence interval of the mean of
+// each of Metrics is within CI (a fraction of the mean: 0.05 for 5%),
+// after at least Min successful iterations and at most the step's
+// Iterations.
+type Settle struct {
+	CI      float64  `json:"ci"`
+	Min     int      `json:"min"`
+	Metrics []string `json:"metrics"`
 }
 
 // DefaultStepTimeout bounds an iteration of a step whose plan gives no
@@ -245,6 +259,11 @@ func (p *Plan) check() error {
 			return fmt.Errorf("step %s gives %d results; want at least 1", s.ID(), s.Iterations)
 		}
 		seen[s.ID()] = true
+		if st := s.Settle; st != nil {
+			if !(st.CI > 0 && st.CI < 1) || st.Min < 1 || st.Min > s.Iterations || len(st.Metrics) == 0 {
+				return fmt.Errorf("step %s settles with ci %v, min %d, max %d and metrics %q; want 0 < ci < 1, 1 <= min <= max and a metric", s.ID(), st.CI, st.Min, s.Iterations, st.Metrics)
+			}
+		}
 		if s.On != "" {
 			if _, ok := p.Partition(s.On); !ok {
 				return fmt.Errorf("step %s runs on partition %q, which the run plan does not list", s.ID(), s.On)

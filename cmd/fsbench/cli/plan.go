@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -241,6 +242,8 @@ func writeTests(w io.Writer, tests []plan.Test) {
 		return
 	}
 	fmt.Fprintf(w, "\ntests:\n")
+	var iters int
+	var total time.Duration
 	for _, t := range tests {
 		on := ""
 		if t.On != "" {
@@ -260,7 +263,46 @@ func writeTests(w io.Writer, tests []plan.Test) {
 			cases = append(cases, c.Name)
 		}
 		writeWrapped(w, "    cases:  ", cases)
+		if st := t.Settle; st != nil {
+			fmt.Fprintf(w, "    settle: each case until the 95%% interval of the mean of %s is within ±%s%%, %d to %d iterations\n",
+				strings.Join(st.Metrics, ", "), strconv.FormatFloat(100*st.CI, 'g', -1, 64), st.Min, st.Max)
+		}
+		n, d := worstCase(t)
+		iters += n
+		total += d
 	}
+	fmt.Fprintf(w, "  worst case: %d iterations, %s if each takes its whole timeout\n", iters, total.Round(time.Second))
+}
+
+// worstCase is the most iterations a test runs, over all its cases, and
+// their time if each takes its timeout.
+func worstCase(t plan.Test) (int, time.Duration) {
+	rec, ok := recipes.Lookup(t.Recipe)
+	if !ok {
+		return 0, 0
+	}
+	var n int
+	var d time.Duration
+	for _, c := range t.Cases {
+		k := int64(1)
+		switch {
+		case t.Settle != nil:
+			k = int64(t.Settle.Max)
+		case rec.Count != "":
+			if x, ok := c.Params[rec.Count].(int64); ok {
+				k = x
+			}
+		}
+		timeout := rec.Timeout()
+		if s, ok := c.Params["timeout"].(string); ok {
+			if x, err := time.ParseDuration(s); err == nil {
+				timeout = x
+			}
+		}
+		n += int(k)
+		d += time.Duration(k) * timeout
+	}
+	return n, d
 }
 
 // writeWrapped writes words after prefix, wrapping near 100 columns with

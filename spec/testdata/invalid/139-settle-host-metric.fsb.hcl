@@ -1,0 +1,10 @@
+# A settle metric must be one the runner measures.
+include = ["settle-disk.hcl"]
+
+
+test "boot_time" "rootfs" {
+  settle {
+    ci      = "5%"
+    metrics = ["host_boot"] # ERROR: Unknown settle metric
+  }
+}

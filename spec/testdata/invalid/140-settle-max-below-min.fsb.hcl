@@ -1,0 +1,12 @@
+# max may not be below min.
+include = ["settle-disk.hcl"]
+
+
+test "fio" "seq" {
+  on = partition.bench
+  settle {
+    ci  = "5%"
+    min = 10
+    max = 4 # ERROR: Invalid settle block
+  }
+}
