@@ -30,6 +30,7 @@ func newDDSweep() *Recipe {
 		Target:  OnFilesystem,
 		Count:   "passes",
 		Report: Report{
+			Criteria: []Criterion{{Name: "dd rate", Metrics: []string{"write_rate", "read_rate"}}},
 			Headline: []Headline{{"write_rate", "write", "MB/s", 1}, {"read_rate", "read", "MB/s", 1}},
 			Charts: []Chart{{Kind: RateBySize, Slug: "dd-sweep-{test}", Title: "dd {test}",
 				Bars: []Bar{{Metric: "write_rate", Label: "write"}, {Metric: "read_rate", Label: "read"}}}},

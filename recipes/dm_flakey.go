@@ -40,9 +40,10 @@ func newDMFlakey() *Recipe {
 			Config: []string{"MD", "BLK_DEV_DM", "DM_FLAKEY"}, Modules: []string{"dm_flakey"},
 		}}},
 		Report: Report{
+			Criteria: []Criterion{{Name: "fault robustness (dm-flakey)", Outcomes: true}},
 			Outcomes: []Axis{
-				{"consistency", []string{"Clean", "AutoRO", "AutoFix", "Fsck", "Fatal"}},
-				{"data", dataClasses},
+				{"consistency", []string{"Clean", "AutoRO", "AutoFix", "Fsck", "Fatal"}, 3},
+				{"data", dataClasses, 2},
 			},
 			Charts: []Chart{{Kind: Outcomes, Slug: "dm_flakey-{test}-{axis}", Title: "dm-flakey faults {test}: {axis} outcomes"}},
 		},

@@ -29,6 +29,11 @@ func newFio() *Recipe {
 		},
 		Report: Report{
 			Headline: []Headline{{"read_bw", "read", "MB/s", 1.024 / 1000}, {"write_bw", "write", "MB/s", 1.024 / 1000}},
+			Criteria: []Criterion{
+				{Name: "sequential bandwidth", Metrics: []string{"read_bw", "write_bw"}, Cases: "^(read|write|rw)-"},
+				{Name: "random bandwidth", Metrics: []string{"read_bw", "write_bw"}, Cases: "^rand"},
+				{Name: "CPU cost", Metrics: []string{"cpu_s_per_gb"}},
+			},
 			Charts: []Chart{
 				{Kind: Bars, Slug: "fio-bandwidth-{test}", Title: "fio {test}: bandwidth per case",
 					Bars:     []Bar{{Metric: "read_bw", Label: "read"}, {Metric: "write_bw", Label: "write"}},

@@ -19,6 +19,7 @@ func newFsckTime() *Recipe {
 		Count:   "iterations",
 		Needs:   Needs{Checker: true},
 		Report: Report{
+			Criteria: []Criterion{{Name: "fsck time", Metrics: []string{"fsck_time"}}},
 			Headline: []Headline{{"fsck_time", "fsck", "s", 1}},
 			Charts: []Chart{{Kind: Bars, Slug: "fsck_time-{test}", Title: "fsck time {test}: real, user and system",
 				Bars: timeBars("fsck")}},

@@ -23,7 +23,7 @@ func newFsyncLatency() *Recipe {
 		Source:  Citation{Ext4Barrier, "slide 7 \"Dex2oat Fsync latency\" and slide 9 \"SQLite Fsync latency\""},
 		Target:  OnFilesystem,
 		Count:   "iterations",
-		Report: Report{Charts: []Chart{{Kind: LatencyCDF, PerCase: true,
+		Report: Report{Criteria: []Criterion{{Name: "fsync latency", Metrics: []string{"mean"}}}, Charts: []Chart{{Kind: LatencyCDF, PerCase: true,
 			Slug: "fsync-latency-{test}-{case}", Title: "fsync latency {test} {case}: distribution (CDF)"}},
 			Settle: []string{"mean"}, More: []string{"calls_per_s", "min", "max"}},
 		Fields: []fields.Field{

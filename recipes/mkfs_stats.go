@@ -20,7 +20,7 @@ func newMkfsStats() *Recipe {
 		NeedsEmpty: true,
 		ReadOnly:   true,
 		Count:      "iterations",
-		Report: Report{Charts: []Chart{
+		Report: Report{Criteria: []Criterion{{Name: "space overhead", Metrics: []string{"fs_used"}}}, Charts: []Chart{
 			{Kind: Bars, Slug: "mkfs-space-{test}", Title: "mkfs {test}: space used on the empty filesystem",
 				Bars: []Bar{{Metric: "fs_used", Label: "used when empty"}}},
 			{Kind: Bars, Slug: "mkfs-kthreads-{test}", Title: "mkfs {test}: kernel threads started by the mount",

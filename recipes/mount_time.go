@@ -19,6 +19,7 @@ func newMountTime() *Recipe {
 		Target:  OnPartition,
 		Count:   "iterations",
 		Report: Report{
+			Criteria: []Criterion{{Name: "mount time", Metrics: []string{"mount_time"}}},
 			Headline: []Headline{{"mount_time", "mount", "ms", 1000}},
 			Charts: []Chart{{Kind: Bars, Slug: "mount_time-{test}", Title: "Mount time {test}: real, user and system",
 				Bars: timeBars("mount")}},

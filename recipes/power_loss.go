@@ -27,9 +27,10 @@ func newPowerLoss() *Recipe {
 			Config: []string{"WATCHDOG", "WATCHDOG_CORE"}, Watchdog: true,
 		}}},
 		Report: Report{
+			Criteria: []Criterion{{Name: "power-loss robustness", Outcomes: true}},
 			Outcomes: []Axis{
-				{"consistency", []string{"Clean", "AutoFix", "Errors", "Fsck", "Fatal"}},
-				{"data", dataClasses},
+				{"consistency", []string{"Clean", "AutoFix", "Errors", "Fsck", "Fatal"}, 2},
+				{"data", dataClasses, 2},
 			},
 			Charts: []Chart{{Kind: Outcomes, Slug: "power_loss-{test}-{axis}", Title: "Power loss {test}: {axis} outcomes"}},
 		},

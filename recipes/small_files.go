@@ -23,7 +23,7 @@ func newSmallFiles() *Recipe {
 		Source:  Citation{JournalFS, "section \"Conclusioni\": postmark and bonnie++ runs"},
 		Target:  OnFilesystem,
 		Count:   "iterations",
-		Report: Report{Charts: []Chart{
+		Report: Report{Criteria: []Criterion{{Name: "small files", Metrics: []string{"transactions_per_s", "seq_create", "ran_create"}}}, Charts: []Chart{
 			{Kind: Bars, PerCase: true, Slug: "small-files-{test}-{case}-postmark", Title: "small files {test} {case}: PostMark operation rates",
 				Bars: []Bar{{Metric: "transactions_per_s", Label: "transactions"}, {Metric: "files_created_per_s", Label: "created"},
 					{Metric: "files_read_per_s", Label: "read"}, {Metric: "files_appended_per_s", Label: "appended"},

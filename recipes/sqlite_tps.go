@@ -23,7 +23,7 @@ func newSQLiteTPS() *Recipe {
 		Target:  OnFilesystem,
 		Count:   "iterations",
 		Needs:   Needs{Programs: []string{"sqlite3"}},
-		Report: Report{Charts: []Chart{{Kind: Bars, Slug: "sqlite-tps-{test}", Title: "SQLite {test}: transactions per second",
+		Report: Report{Criteria: []Criterion{{Name: "SQLite transactions", Metrics: []string{"tps"}}}, Charts: []Chart{{Kind: Bars, Slug: "sqlite-tps-{test}", Title: "SQLite {test}: transactions per second",
 			Bars: []Bar{{Metric: "tps"}}}}},
 		Fields: []fields.Field{
 			{

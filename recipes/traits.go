@@ -62,6 +62,22 @@ type Report struct {
 	// More are metrics the recipe gives that neither the headline nor a
 	// chart shows, which a settle block may name.
 	More []string
+	// Criteria are the questions of the report's verdict that the
+	// recipe's results answer.
+	Criteria []Criterion
+}
+
+// Criterion is one question the verdict ranks the candidates by: "boot
+// time", "random bandwidth". Several recipes may answer one.
+type Criterion struct {
+	Name string
+	// Metrics are ranked, each in every case its Cases matches (a
+	// regular expression of case names; empty matches every case). With
+	// Outcomes, the recipe's outcome axes are ranked instead, by the
+	// share of iterations in each axis's best class.
+	Metrics  []string
+	Cases    string
+	Outcomes bool
 }
 
 // Headline is one metric of the run summary: the stored metric, the label
@@ -76,6 +92,12 @@ type Headline struct {
 type Axis struct {
 	Attr    string
 	Classes []string
+	// Good counts the leading classes a product can live with: the
+	// filesystem mounted, repairing itself if it had to (Clean, AutoFix;
+	// AutoRO while the device failed), and no data lost that was synced
+	// (Intact, and LostUnsynced, which POSIX allows). The verdict ranks
+	// candidates by their share of iterations in them.
+	Good int
 }
 
 // ChartKind is a way to draw a recipe's results.

@@ -18,6 +18,11 @@ type Row struct {
 	// Failed and Skipped count the iterations of this candidate and test
 	// case that measured nothing (they are in no statistic).
 	Failed, Skipped int
+	// Settle is how the case's settle rule ended on the target
+	// ("settled", "max", or "continue" when its last iteration is
+	// missing), and SettleCI the interval's relative half-width then;
+	// both empty for a case with a fixed count.
+	Settle, SettleCI string
 	// VsBest compares the row with the best candidate of its test case
 	// and metric (see Verdict); P is the Welch p-value of that
 	// comparison, when tested.
@@ -100,6 +105,16 @@ type aggregator struct {
 	keys     []rowKey // in order of first appearance
 	outcomes map[rowKey]*Outcome
 	ord      map[string]order
+	settle   map[caseKey]settleState
+}
+
+// caseKey names a candidate's test case in a context.
+type caseKey struct{ ctx, recipe, test, cas, variant string }
+
+// settleState is the settle attributes of a case's latest iteration.
+type settleState struct {
+	iter      int
+	state, ci string
 }
 
 // aggregate groups the results of ins by context, test case, candidate
@@ -107,7 +122,7 @@ type aggregator struct {
 // plan-complete marker) only count in the input summary.
 func aggregate(ins []Input) *table {
 	a := &aggregator{t: &table{}, ctxByKey: map[string]*Context{}, values: map[rowKey][]float64{},
-		units: map[rowKey]string{}, outcomes: map[rowKey]*Outcome{},
+		units: map[rowKey]string{}, outcomes: map[rowKey]*Outcome{}, settle: map[caseKey]settleState{},
 		ord: map[string]order{"recipe": {}, "test": {}, "case": {}, "variant": {}, "tool": {}, "metric": {}}}
 	for _, in := range ins {
 		sum := InputSummary{Path: in.Path, Duplicates: in.Duplicates, plansComplete: map[string]bool{}, seenID: map[string]bool{}}
@@ -148,6 +163,12 @@ func (a *aggregator) add(sum *InputSummary, r *resultframe.Result) {
 	a.ord["variant"].see(r.Variant)
 	a.ord["tool"].see(tool)
 	a.t.addOutcomes(a.outcomes, c, r)
+	if st := r.Attrs["settle"]; st != "" {
+		k := caseKey{c.ID, r.Recipe, r.Name, r.Case, r.Variant}
+		if prev, ok := a.settle[k]; !ok || r.Iteration > prev.iter {
+			a.settle[k] = settleState{r.Iteration, st, r.Attrs["settle_ci"]}
+		}
+	}
 	if r.Status != resultframe.StatusOK {
 		sum.count(r.Status)
 		a.t.problems = append(a.t.problems, Problem{Context: c, Source: sum.Path, Recipe: r.Recipe, Test: r.Name,
@@ -187,8 +208,10 @@ func (a *aggregator) finish() *table {
 			cmp.Compare(ord["tool"][x.tool], ord["tool"][y.tool]))
 	})
 	for _, k := range a.keys {
+		st := a.settle[caseKey{k.ctx, k.recipe, k.test, k.cas, k.variant}]
 		t.rows = append(t.rows, &Row{Context: t.contexts[ctxIndex[k.ctx]], Recipe: k.recipe, Test: k.test, Case: k.cas,
-			Variant: k.variant, Tool: k.tool, Metric: k.metric, Unit: a.units[k], Summary: Summarize(a.values[k])})
+			Variant: k.variant, Tool: k.tool, Metric: k.metric, Unit: a.units[k], Summary: Summarize(a.values[k]),
+			Settle: st.state, SettleCI: st.ci})
 	}
 	// Failures in the same order as the rows, iterations in order.
 	slices.SortStableFunc(t.problems, func(x, y Problem) int {
@@ -208,7 +231,6 @@ func (a *aggregator) finish() *table {
 // countProblems tells every row how many iterations of its candidate and
 // test case failed or were skipped.
 func (t *table) countProblems() {
-	type caseKey struct{ ctx, recipe, test, cas, variant string }
 	failed, skipped := map[caseKey]int{}, map[caseKey]int{}
 	for _, p := range t.problems {
 		k := caseKey{p.Context.ID, p.Recipe, p.Test, p.Case, p.Variant}

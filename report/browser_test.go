@@ -3,12 +3,17 @@ package report
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"html"
+	"image"
 	"image/png"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -111,9 +116,65 @@ func okWith(recipe string, names ...string) func(r *resultframe.Result) []string
 	}
 }
 
+// layoutProbe is added to a copy of the report (the report itself has no
+// script): once the page is laid out it writes what the test checks into
+// the DOM, which --dump-dom then prints.
+const layoutProbe = `<script>
+window.addEventListener("load", function () {
+  var out = {width: window.innerWidth, scroll: document.documentElement.scrollWidth,
+    height: document.documentElement.scrollHeight, charts: [], wide: []};
+  document.querySelectorAll("svg.chart").forEach(function (s) {
+    var r = s.getBoundingClientRect();
+    out.charts.push({title: s.querySelector("title").textContent, left: r.left, right: r.right,
+      width: r.width, height: r.height, natural: s.width.baseVal.value, room: s.parentNode.clientWidth});
+  });
+  document.querySelectorAll("body *").forEach(function (e) {
+    var r = e.getBoundingClientRect();
+    if (r.right > window.innerWidth + 0.5 && !e.closest(".scroll")) out.wide.push(e.tagName + " " + (e.id || e.className.baseVal || e.className));
+  });
+  var pre = document.createElement("pre");
+  pre.id = "fsbench-layout";
+  pre.textContent = JSON.stringify(out);
+  document.body.appendChild(pre);
+});
+</script>`
+
+type pageLayout struct {
+	Width, Scroll, Height float64
+	Charts                []struct {
+		Title                                     string
+		Left, Right, Width, Height, Natural, Room float64
+	}
+	Wide []string
+}
+
+// measureLayout opens the report, with the probe added, at width and
+// returns what the probe found.
+func measureLayout(t *testing.T, bin, dir string, width int) pageLayout {
+	t.Helper()
+	page, err := os.ReadFile(filepath.Join(dir, HTMLFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	probe := filepath.Join(dir, "probe.html")
+	os.WriteFile(probe, bytes.Replace(page, []byte("</body>"), []byte(layoutProbe+"</body>"), 1), 0o644)
+	dom := chromium(t, bin, "file://"+probe, "--dump-dom", "--virtual-time-budget=5000", fmt.Sprintf("--window-size=%d,900", width))
+	m := regexp.MustCompile(`(?s)<pre id="fsbench-layout">(.*?)</pre>`).FindSubmatch(dom)
+	if m == nil {
+		t.Fatalf("the layout probe wrote nothing")
+	}
+	var l pageLayout
+	if err := json.Unmarshal([]byte(html.UnescapeString(string(m[1]))), &l); err != nil {
+		t.Fatalf("layout: %v", err)
+	}
+	return l
+}
+
 // TestBrowserRendersReport opens the HTML report of real and synthetic
-// results in headless Chromium, checks the screenshot shows a drawn page,
-// and counts the charts' elements in the page's DOM against what the
+// results in headless Chromium at a laptop's width (1280 pixels): nothing
+// overflows the page, every chart is drawn at its full size (960 pixels),
+// the screenshot shows the charts in the variants' colours, the page
+// prints, and the charts' elements in the page's DOM match what the
 // results hold.
 func TestBrowserRendersReport(t *testing.T) {
 	bin, err := exec.LookPath("chromium")
@@ -137,9 +198,44 @@ func TestBrowserRendersReport(t *testing.T) {
 			}
 			page := "file://" + filepath.Join(dir, HTMLFile)
 
+			l := measureLayout(t, bin, dir, 1280)
+			t.Logf("layout at 1280: page %v wide in %v, %v high, %d charts (first %+v)", l.Scroll, l.Width, l.Height, len(l.Charts), l.Charts[0])
+			if l.Scroll > l.Width {
+				t.Errorf("the page is %v pixels wide in a window of %v", l.Scroll, l.Width)
+			}
+			if len(l.Wide) > 0 {
+				t.Errorf("elements overflow the window: %q", l.Wide)
+			}
+			if len(l.Charts) != len(rep.Charts) {
+				t.Errorf("%d charts laid out, the report has %d", len(l.Charts), len(rep.Charts))
+			}
+			for _, c := range l.Charts {
+				switch {
+				case c.Width <= 0 || c.Height <= 0:
+					t.Errorf("chart %q not drawn (%vx%v)", c.Title, c.Width, c.Height)
+				case c.Right > l.Width:
+					t.Errorf("chart %q ends at %v, past the window's %v", c.Title, c.Right, l.Width)
+				case c.Width < math.Min(c.Natural, c.Room)-1:
+					t.Errorf("chart %q drawn %v wide, though %v fit", c.Title, c.Width, math.Min(c.Natural, c.Room))
+				case c.Natural < chartWidth:
+					t.Errorf("chart %q is %v wide, want %v", c.Title, c.Natural, chartWidth)
+				}
+			}
+
 			shot := filepath.Join(dir, "shot.png")
-			chromium(t, bin, page, "--screenshot="+shot, "--window-size=1200,3000")
-			checkScreenshot(t, shot)
+			height := int(math.Min(l.Height, 16000))
+			chromium(t, bin, page, "--screenshot="+shot, fmt.Sprintf("--window-size=1280,%d", height))
+			first := palette[variantColors(rep.Contexts[0].Variants)[rep.Contexts[0].Variants[0]]]
+			checkScreenshot(t, shot, first)
+			if out := os.Getenv("FSBENCH_REPORT_SCREENSHOT"); out != "" && name == "quickstart" {
+				cropPNG(t, shot, out, 1280, 2200)
+			}
+
+			pdf := filepath.Join(dir, "report.pdf")
+			chromium(t, bin, page, "--print-to-pdf="+pdf, "--no-pdf-header-footer")
+			if b, err := os.ReadFile(pdf); err != nil || !bytes.HasPrefix(b, []byte("%PDF")) || len(b) < 20000 {
+				t.Errorf("printing the page gave %d bytes (%v)", len(b), err)
+			}
 
 			dom := string(chromium(t, bin, page, "--dump-dom"))
 			charts := domCharts(dom)
@@ -151,9 +247,8 @@ func TestBrowserRendersReport(t *testing.T) {
 	}
 }
 
-// checkScreenshot decodes the PNG and checks that it is not blank and
-// that the charts were drawn: the first variant's colour fills bars.
-func checkScreenshot(t *testing.T, path string) {
+// decodePNG reads the PNG at path.
+func decodePNG(t *testing.T, path string) image.Image {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -164,6 +259,32 @@ func checkScreenshot(t *testing.T, path string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return img
+}
+
+// cropPNG writes the top w x h pixels of the PNG at from to to.
+func cropPNG(t *testing.T, from, to string, w, h int) {
+	t.Helper()
+	img := decodePNG(t, from)
+	sub := img.(interface {
+		SubImage(image.Rectangle) image.Image
+	}).SubImage(image.Rect(0, 0, w, min(h, img.Bounds().Dy())))
+	var b bytes.Buffer
+	if err := (&png.Encoder{CompressionLevel: png.BestCompression}).Encode(&b, sub); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(to, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// checkScreenshot decodes the PNG and checks that it is not blank and
+// that the charts were drawn: the first variant's colour fills bars.
+func checkScreenshot(t *testing.T, path, color string) {
+	t.Helper()
+	img := decodePNG(t, path)
+	want, _ := strconv.ParseUint(color[1:], 16, 32)
+	wr, wg, wb := float64(want>>16&0xff), float64(want>>8&0xff), float64(want&0xff)
 	b := img.Bounds()
 	var ink, firstSeries int
 	for y := b.Min.Y; y < b.Max.Y; y++ {
@@ -173,8 +294,8 @@ func checkScreenshot(t *testing.T, path string) {
 			if r != 255 || g != 255 || bl != 255 {
 				ink++
 			}
-			// palette[0], #4477AA, give or take the renderer's rounding.
-			if near(float64(r), 0x44, 2) && near(float64(g), 0x77, 2) && near(float64(bl), 0xAA, 2) {
+			// give or take the renderer's rounding
+			if near(float64(r), wr, 2) && near(float64(g), wg, 2) && near(float64(bl), wb, 2) {
 				firstSeries++
 			}
 		}
@@ -184,7 +305,7 @@ func checkScreenshot(t *testing.T, path string) {
 		t.Errorf("screenshot nearly blank: %d of %d pixels not white", ink, total)
 	}
 	if firstSeries < 500 {
-		t.Errorf("only %d pixels of the first variant's colour: the charts were not drawn", firstSeries)
+		t.Errorf("only %d pixels of the first variant's colour %s: the charts were not drawn", firstSeries, color)
 	}
 	t.Logf("screenshot %dx%d: %d pixels drawn, %d of the first variant's colour", b.Dx(), b.Dy(), ink, firstSeries)
 }

@@ -120,7 +120,7 @@ func (v *view) barChart(spec barSpec) *Chart {
 	if spec.cv {
 		factor, shown = 1, "CV %"
 	}
-	bc := &BarChart{Unit: shown, Series: seriesNames(ss), Colors: v.colors(ss)}
+	bc := &BarChart{Unit: shown, Series: seriesNames(ss), Colors: v.colors(ss), XLabel: groupsLabel(spec.groups)}
 	tab := &Table{Head: summaryHead(shown, spec.cv)}
 	for _, g := range spec.groups {
 		bc.Groups = append(bc.Groups, g.label)
@@ -147,7 +147,13 @@ func (v *view) barChart(spec barSpec) *Chart {
 	if spec.cv {
 		note = noteCV
 	}
-	return &Chart{Context: v.ctx, Title: spec.title, Tools: tools, Note: note, Bars: bc, Table: tab, Slug: spec.key}
+	ch := &Chart{Context: v.ctx, Title: spec.title, Tools: tools, Note: note, Bars: bc, Table: tab, Slug: spec.key}
+	if !spec.cv {
+		for _, g := range spec.groups {
+			ch.draws = append(ch.draws, [4]string{spec.recipe, spec.test, g.cas, g.metric})
+		}
+	}
+	return ch
 }
 
 func (spec barSpec) cell(r *Row, factor float64) BarCell {
@@ -249,6 +255,18 @@ func nText(r *Row) string {
 	case r.Skipped > 0:
 		s += " (+" + strconv.Itoa(r.Skipped) + " skipped)"
 	}
+	ci := ""
+	if r.SettleCI != "" {
+		ci = " ±" + r.SettleCI
+	}
+	switch r.Settle {
+	case "settled":
+		s += ", settled" + ci
+	case "max":
+		s += ", not settled" + ci
+	case "continue":
+		s += ", unfinished"
+	}
 	return s
 }
 
@@ -261,4 +279,20 @@ func verdictText(r *Row) string {
 		return "untested (n<2)"
 	}
 	return string(r.VsBest)
+}
+
+// groupsLabel names what tells a chart's groups apart: their cases,
+// their metrics, or both.
+func groupsLabel(gs []barGroup) string {
+	cases, metrics := map[string]bool{}, map[string]bool{}
+	for _, g := range gs {
+		cases[g.cas], metrics[g.metric] = true, true
+	}
+	switch {
+	case len(cases) > 1 && len(metrics) > 1:
+		return "test case and metric"
+	case len(metrics) > 1:
+		return "metric"
+	}
+	return "test case"
 }

@@ -82,7 +82,11 @@ func (v *view) outcomeChart(recipe, test string, ax recipes.Axis, key, title str
 		sc.Rows = append(sc.Rows, row)
 		tab.Rows = append(tab.Rows, cells)
 	}
-	return &Chart{Slug: key, Context: v.ctx, Title: title, Stack: sc, Table: tab,
+	ch := &Chart{Slug: key, Context: v.ctx, Title: title, Stack: sc, Table: tab,
 		Note: "Each bar is one candidate in one case: the share of its iterations that ended in each " + axis +
 			" outcome (100% = every iteration classified; the count is written in each part)."}
+	for _, o := range outs {
+		ch.draws = append(ch.draws, [4]string{recipe, test, o.Case, axis})
+	}
+	return ch
 }

@@ -57,6 +57,14 @@ func named(s, test, cas, axis string) string {
 }
 
 func (v *view) recipeChart(rec *recipes.Recipe, ch recipes.Chart, test, cas string) []*Chart {
+	out := v.recipeChartOf(rec, ch, test, cas)
+	for _, c := range out {
+		c.draws = append(c.draws, [4]string{rec.Name, test, "", ""})
+	}
+	return out
+}
+
+func (v *view) recipeChartOf(rec *recipes.Recipe, ch recipes.Chart, test, cas string) []*Chart {
 	slugOf, title := named(ch.Slug, test, cas, ""), named(ch.Title, test, cas, "")
 	switch ch.Kind {
 	case recipes.Bars:

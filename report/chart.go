@@ -23,6 +23,10 @@ type Chart struct {
 	Stack *StackChart
 	Lines *LineChart
 	Table *Table
+	// draws are the numbers the chart shows, for the verdict's links:
+	// (recipe, test, case, metric or axis), and (recipe, test, "", "")
+	// for every chart of a test.
+	draws [][4]string
 }
 
 // Caption is the chart's context in one line.
@@ -37,7 +41,9 @@ func (c *Chart) Caption() string {
 // BarChart is grouped vertical bars: one group per test case (or metric),
 // one bar per series (candidate) in each group.
 type BarChart struct {
-	Unit   string
+	Unit string
+	// XLabel names what the groups are: "test case", "metric".
+	XLabel string
 	Groups []string
 	Series []string
 	Colors []string    // per series

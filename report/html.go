@@ -8,15 +8,22 @@ import (
 
 // pageStyle is the page's only styling: inline, so that the page needs
 // nothing but itself.
-const pageStyle = `body{font-family:sans-serif;max-width:1200px;margin:1em auto;padding:0 1em;color:#222}
-h1{font-size:1.6em}h2{font-size:1.3em;border-bottom:1px solid #ccc;padding-bottom:.2em;margin-top:2em}
+const pageStyle = `:root{color-scheme:light}
+body{font-family:sans-serif;max-width:1200px;margin:1em auto;padding:0 1em;color:#222;background:#fff;line-height:1.4}
+h1{font-size:1.6em}h2{font-size:1.3em;border-bottom:1px solid #ccc;padding-bottom:.2em;margin-top:2em}h3{font-size:1.1em}
+.scroll{overflow-x:auto;max-width:100%}
 table{border-collapse:collapse;margin:.5em 0 1.5em;font-size:.85em}
 th,td{border:1px solid #ccc;padding:.2em .5em;text-align:left;vertical-align:top}
 th{background:#f3f3f3}
-figure{margin:1.5em 0}figure svg{max-width:100%;height:auto}
+figure{margin:1.5em 0}figure svg{display:block;max-width:100%;height:auto}
 figcaption,caption{font-size:.85em;color:#555;margin:.3em 0;text-align:left}
 .warn{background:#fff4d6;border:1px solid #e0b84c;padding:.5em}
-.context{color:#555}`
+.rankings li{margin:.3em 0}.values{color:#555;font-size:.9em}
+.context{color:#555}
+@media print{body{max-width:none;margin:0;padding:0;font-size:10pt;color:#000}
+h2{break-after:avoid}figure,table,.rankings li{break-inside:avoid}
+a{color:inherit;text-decoration:none}.scroll{overflow:visible}#contents,#contents+ul{display:none}
+th{background:#eee}}`
 
 // HTML renders the report as one self-contained page: the charts are
 // inline SVG, the style is inline, and nothing needs a script or the
@@ -39,7 +46,44 @@ func (r *Report) HTML() string {
 		w("<p class=\"warn\">", e(warn), "</p>\n")
 	}
 
-	w("<h2 id=\"contents\">Contents</h2>\n<ul>\n<li><a href=\"#inputs\">Inputs</a> and <a href=\"#contexts\">contexts</a></li>\n")
+	if v := r.Verdict; v != nil && len(v.Rankings) > 0 {
+		w("<section id=\"verdict\">\n<h2>Verdict</h2>\n<p>", e(verdictIntro), "</p>\n")
+		for _, c := range r.Contexts {
+			rks, unranked := v.rankingsOf(c)
+			if len(rks) == 0 && len(unranked) == 0 {
+				continue
+			}
+			if len(r.Contexts) > 1 {
+				w("<h3>Context ", e(c.ID), "</h3>\n<p class=\"context\">", e(c.Line()), "</p>\n")
+			}
+			if len(v.Requirements) > 0 {
+				w("<p>", e(requirementsLine(v, c)), "</p>\n")
+			}
+			w(htmlTable(v.placesTable(c)), "<ul class=\"rankings\">\n")
+			for _, rk := range rks {
+				w("<li><b>", e(rk.Criterion), "</b>, ", e(rk.Subject()), ": ", e(rk.Line()))
+				if sep := rk.Separation(); sep != "" {
+					w(" — ", e(sep))
+				}
+				w(". <span class=\"values\">", e(rk.Values()), "</span>")
+				if rk.Chart != "" {
+					w(" <a href=\"#", e(rk.Chart), "\">chart</a>")
+				}
+				w("</li>\n")
+			}
+			for _, u := range unranked {
+				w("<li>", e(u), "</li>\n")
+			}
+			w("</ul>\n")
+		}
+		w("</section>\n")
+	}
+
+	w("<h2 id=\"contents\">Contents</h2>\n<ul>\n")
+	if r.Verdict != nil && len(r.Verdict.Rankings) > 0 {
+		w("<li><a href=\"#verdict\">Verdict</a></li>\n")
+	}
+	w("<li><a href=\"#inputs\">Inputs</a> and <a href=\"#contexts\">contexts</a></li>\n")
 	for _, c := range r.Contexts {
 		charts := r.chartsOf(c)
 		w("<li><a href=\"#context-", e(c.ID), "\">Context ", e(c.ID), "</a>: ", strconv.Itoa(len(charts)), " ", plural(len(charts), "chart", "charts"), "\n<ul>\n")
@@ -124,7 +168,7 @@ func htmlTable(t *Table) string { return htmlCaptionedTable(t, "") }
 // htmlCaptionedTable renders t with a caption, when one is given.
 func htmlCaptionedTable(t *Table, caption string) string {
 	var b strings.Builder
-	b.WriteString("<table>\n")
+	b.WriteString("<div class=\"scroll\"><table>\n")
 	if caption != "" {
 		b.WriteString("<caption>" + html.EscapeString(caption) + "</caption>\n")
 	}
@@ -140,6 +184,6 @@ func htmlCaptionedTable(t *Table, caption string) string {
 		}
 		b.WriteString("</tr>\n")
 	}
-	b.WriteString("</table>\n")
+	b.WriteString("</table></div>\n")
 	return b.String()
 }

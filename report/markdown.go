@@ -26,6 +26,37 @@ func (r *Report) Markdown() string {
 	if warn := r.contextWarning(); warn != "" {
 		w("> **", mdText(warn), "**\n\n")
 	}
+	if v := r.Verdict; v != nil && len(v.Rankings) > 0 {
+		w("## Verdict\n\n", mdText(verdictIntro), "\n")
+		for _, c := range r.Contexts {
+			rks, unranked := v.rankingsOf(c)
+			if len(rks) == 0 && len(unranked) == 0 {
+				continue
+			}
+			if len(r.Contexts) > 1 {
+				w("\n### Context ", c.ID, "\n\n", mdText(c.Line()), "\n")
+			}
+			if len(v.Requirements) > 0 {
+				w("\n", mdText(requirementsLine(v, c)), "\n")
+			}
+			w("\n", mdTable(v.placesTable(c)), "\n")
+			for _, rk := range rks {
+				w("- **", mdText(rk.Criterion), "**, ", mdText(rk.Subject()), ": ", mdText(rk.Line()))
+				if sep := rk.Separation(); sep != "" {
+					w(" — ", mdText(sep))
+				}
+				w(". ", mdText(rk.Values()))
+				if rk.Chart != "" {
+					w(" ([chart](", ChartsDir, "/", rk.Chart, ".svg))")
+				}
+				w("\n")
+			}
+			for _, u := range unranked {
+				w("- ", mdText(u), "\n")
+			}
+		}
+		w("\n")
+	}
 	w("## Contents\n\n")
 	for _, c := range r.Contexts {
 		charts := r.chartsOf(c)

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"slices"
 )
 
 // Format names the version of the JSON export.
@@ -14,6 +15,11 @@ type Options struct {
 	// Baseline, when set, is compared with the inputs: the report gains
 	// a comparison section that marks regressions.
 	Baseline []Input
+	// Weights weigh the verdict's criteria by name in the overall place
+	// (1 for each one not named); Requirements are the hard
+	// requirements the verdict checks every candidate against.
+	Weights      map[string]float64
+	Requirements []Requirement
 }
 
 // Report is everything a report shows, ready to be written.
@@ -29,6 +35,9 @@ type Report struct {
 	Outcomes   []*Outcome
 	Charts     []*Chart
 	Comparison *Comparison
+	// Verdict ranks the candidates by every criterion the results
+	// measure.
+	Verdict *Answer
 }
 
 // Build aggregates the inputs and lays out the charts.
@@ -52,6 +61,10 @@ func Build(ins []Input, opt Options) *Report {
 		}
 		r.Across = across
 		r.Charts = append(r.Charts, cs...)
+	}
+	r.Verdict = buildVerdict(t, opt.Weights, opt.Requirements)
+	for _, rk := range r.Verdict.Rankings {
+		rk.Chart = r.chartFor(rk)
 	}
 	if len(opt.Baseline) > 0 {
 		base := aggregate(opt.Baseline)
@@ -85,4 +98,17 @@ func (r *Report) chartsOf(c *Context) []*Chart {
 		}
 	}
 	return out
+}
+
+// chartFor is the slug of the chart that draws a ranking's numbers: the
+// one that draws its case and metric, else the first of its test.
+func (r *Report) chartFor(rk *Ranking) string {
+	for _, key := range [][4]string{{rk.Recipe, rk.Test, rk.Case, rk.Metric}, {rk.Recipe, rk.Test, "", ""}} {
+		for _, ch := range r.Charts {
+			if ch.Context == rk.Context && slices.Contains(ch.draws, key) {
+				return ch.Slug
+			}
+		}
+	}
+	return ""
 }

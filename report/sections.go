@@ -182,6 +182,16 @@ var methodText = []string{
 		"and bandwidth, lower for times, latencies, CPU use and space used) by Welch's unequal-variances t-test, two-sided, " +
 		"at 5%: \"n.s.\" means the difference is not significant, so the two candidates are not told apart by these " +
 		"results; \"worse\" means it is. Metrics with no better direction (sizes, counts) get no verdict.",
+	"A test with a settle block repeated each case on the target until the 95% interval of the mean of the metrics " +
+		"it watches was within the block's share of the mean (the wider of Student's t on the values and on their " +
+		"logarithms, which keeps its coverage on right-skewed timings), after at least min and at most max runs: the n " +
+		"column then says \"settled ±w%\" or \"not settled ±w%\" (max reached), w being the interval's half-width at the end.",
+	"The verdict ranks, per criterion and test case, the candidates with two results or more into significance " +
+		"groups: sorted best first, a candidate joins the group of the best candidate before it unless Welch's test " +
+		"(means) or Fisher's exact test (shares of iterations in an outcome axis's good classes) separates the two at " +
+		"5%. No correction for the number of comparisons is made: with many cases, expect about one separation in " +
+		"twenty to be chance. A requirement holds when the candidate's mean meets the bound in every case of the test " +
+		"(or no iteration had a forbidden outcome); a requirement nothing measured is not met.",
 	"Bandwidths are shown in decimal megabytes a second (fio's KiB/s × 1.024 / 1000). The fio CPU charts add usr and " +
 		"sys CPU (% of the job's runtime) and divide the CPU seconds by the gigabytes moved.",
 	"With a baseline, each metric of each candidate is compared with the same metric, test case and variant of the " +

@@ -14,14 +14,18 @@ import (
 // attributes only (no CSS, no script), so that they look the same inline
 // in the HTML page, as files beside the Markdown, and in any viewer.
 
-// Layout of every chart, in pixels.
+// Layout of every chart, in pixels. Charts are drawn chartWidth wide,
+// which the page shows at full size on a laptop's screen (a 1280-pixel
+// window) and scales down to the width of a printed page; a chart with
+// more groups than fit grows wider and scales down the same way.
 const (
-	fontSize    = 11.0
-	titleSize   = 15.0
-	marginLeft  = 64.0
+	chartWidth  = 960.0
+	fontSize    = 12.0
+	titleSize   = 16.0
+	marginLeft  = 76.0
 	marginRight = 24.0
-	plotHeight  = 240.0
-	legendRowH  = 18.0
+	plotHeight  = 280.0
+	legendRowH  = 20.0
 )
 
 // svgDoc accumulates one SVG document.
@@ -159,7 +163,7 @@ func (d *svgDoc) yAxis(ticks []float64, decimals int, y func(float64) float64, x
 	}
 	d.printf(`<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#333333"/>`+"\n", f(x0), f(top), f(x0), f(bottom))
 	mid := (top + bottom) / 2
-	d.printf(`<text x="14.00" y="%s" text-anchor="middle" transform="rotate(-90 14.00 %s)">%s</text>`+"\n", f(mid), f(mid), esc(unit))
+	d.printf(`<text class="axis-label" x="16.00" y="%s" text-anchor="middle" transform="rotate(-90 16.00 %s)">%s</text>`+"\n", f(mid), f(mid), esc(axisLabel(unit)))
 	d.printf("</g>\n")
 }
 
@@ -177,4 +181,31 @@ func (d *svgDoc) errorBar(x, yLo, yHi, bottom, top float64) {
 		d.printf(`M%s %sH%s`, f(x-4), f(yHi), f(x+4))
 	}
 	d.printf(`" stroke="#111111" fill="none"/>` + "\n")
+}
+
+// axisLabel names the quantity a unit measures, with the unit:
+// "bandwidth (MB/s)", "time (ms)".
+func axisLabel(unit string) string {
+	var q string
+	switch {
+	case unit == "":
+		return "value"
+	case unit == "MB/s":
+		q = "bandwidth"
+	case unit == "s" || unit == "ms" || unit == "us" || unit == "µs":
+		q = "time"
+	case unit == "s/GB":
+		q = "CPU time per GB"
+	case unit == "%":
+		q = "share"
+	case unit == "CV %":
+		return "coefficient of variation (%)"
+	case unit == "B" || unit == "KiB" || unit == "MiB" || unit == "GiB":
+		q = "size"
+	case strings.HasSuffix(unit, "/s"):
+		q = "rate"
+	default:
+		return unit
+	}
+	return q + " (" + unit + ")"
 }

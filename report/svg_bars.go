@@ -9,12 +9,16 @@ import (
 func barsSVG(ch *Chart) string {
 	bc := ch.Bars
 	nS, nG := len(bc.Series), len(bc.Groups)
-	barW := 20.0
-	if nS > 6 {
+	// Groups share the plot's width; a bar is at most 48 pixels wide and
+	// at least 14, past which the chart grows wider than chartWidth.
+	plotW := chartWidth - marginLeft - marginRight
+	groupW := plotW / float64(max(nG, 1))
+	barW := math.Min(48, (groupW-18)/float64(max(nS, 1)))
+	if barW < 14 {
 		barW = 14
 	}
-	groupW := float64(nS)*barW + 18
-	plotW := math.Max(320, float64(nG)*groupW)
+	groupW = math.Max(groupW, float64(nS)*barW+18)
+	plotW = math.Max(plotW, float64(nG)*groupW)
 
 	var items []legendItem
 	for i, s := range bc.Series {
@@ -36,10 +40,10 @@ func barsSVG(ch *Chart) string {
 	if longestGroup > groupW-6 {
 		rotateGroups = true
 	}
-	bottomRoom := 28.0
+	bottomRoom := 48.0
 	x0 := marginLeft
 	if rotateGroups {
-		bottomRoom = 20 + longestGroup*0.5 + 12
+		bottomRoom = 20 + longestGroup*0.5 + 30
 		// The first group's label, slanted to the left of its group,
 		// must not leave the picture.
 		x0 = math.Max(marginLeft, longestGroup*0.87-groupW/2+8)
@@ -72,7 +76,7 @@ func barsSVG(ch *Chart) string {
 	d.legend(items, x0, legendTop, plotW)
 	d.yAxis(ticks, decimals, y, x0, x0+plotW, bc.Unit, top, bottom)
 	for gi, g := range bc.Groups {
-		gx := x0 + float64(gi)*groupW + 9
+		gx := x0 + float64(gi)*groupW + (groupW-float64(nS)*barW)/2
 		for si, c := range bc.Cells[gi] {
 			bx := gx + float64(si)*barW
 			cx := bx + barW/2
@@ -110,5 +114,8 @@ func barsSVG(ch *Chart) string {
 		}
 	}
 	d.printf(`<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#333333"/>`+"\n", f(x0), f(bottom), f(x0+plotW), f(bottom))
+	if bc.XLabel != "" {
+		d.printf(`<text class="axis-label" x="%s" y="%s" text-anchor="middle">%s</text>`+"\n", f(x0+plotW/2), f(height-6), esc(bc.XLabel))
+	}
 	return d.close()
 }

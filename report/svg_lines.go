@@ -13,7 +13,7 @@ import (
 // distributions.
 func linesSVG(ch *Chart) string {
 	lc := ch.Lines
-	plotW := 560.0
+	plotW := chartWidth - marginLeft - marginRight
 	width := math.Max(marginLeft+plotW+marginRight, minWidth(ch))
 	var items []legendItem
 	var xs []float64

@@ -13,7 +13,7 @@ func stackSVG(ch *Chart) string {
 	for _, r := range sc.Rows {
 		labelW = math.Max(labelW, textWidth(r.Label, fontSize)+24)
 	}
-	plotW := 520.0
+	plotW := math.Max(400, chartWidth-12-labelW-marginRight)
 	width := math.Max(12+labelW+plotW+marginRight, minWidth(ch))
 	var items []legendItem
 	for i, c := range sc.Categories {

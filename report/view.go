@@ -3,6 +3,7 @@ package report
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"hash/fnv"
 	"slices"
 	"strings"
 
@@ -161,21 +162,52 @@ func seriesNames(ss []series) []string {
 }
 
 // palette are the series colours, told apart by most colour-blind readers
-// (Paul Tol's "bright" scheme, then darker tones).
+// (Paul Tol's "bright" scheme, then darker tones), none of them the grey
+// of missing data.
 var palette = []string{"#4477AA", "#EE6677", "#228833", "#CCBB44", "#66CCEE", "#AA3377",
-	"#222255", "#EE7733", "#009988", "#BBBBBB"}
+	"#222255", "#EE7733", "#009988", "#994455"}
 
-// colors gives each candidate of a chart the colour of its variant, the
-// same in every chart of a context; a variant the chart shows more than
-// once (measured with several tools) takes a colour further along the
-// palette for each repeat.
+// colors gives each candidate of a chart the colour of its variant (see
+// variantColors); a variant the chart shows more than once (measured
+// with several tools) takes a colour further along the palette for each
+// repeat.
 func (v *view) colors(ss []series) []string {
+	slots := variantColors(v.ctx.Variants)
 	seen := map[string]int{}
 	var out []string
 	for _, s := range ss {
-		i := slices.Index(v.ctx.Variants, s.variant) + seen[s.variant]*len(v.ctx.Variants)
+		i := slots[s.variant] + 3*seen[s.variant]
 		seen[s.variant]++
 		out = append(out, palette[i%len(palette)])
+	}
+	return out
+}
+
+// variantColors gives each variant a palette slot from its name alone,
+// so that a variant keeps its colour in every chart and in every report:
+// the slot is a hash of the name; when two variants of one report hash
+// to the same slot, the one later by name takes the next free slot.
+func variantColors(variants []string) map[string]int {
+	names := slices.Clone(variants)
+	slices.Sort(names)
+	taken := make([]bool, len(palette))
+	free := len(palette)
+	out := map[string]int{}
+	for _, n := range names {
+		if _, dup := out[n]; dup {
+			continue
+		}
+		h := fnv.New32a()
+		h.Write([]byte(n))
+		slot := int(h.Sum32() % uint32(len(palette)))
+		for free > 0 && taken[slot] {
+			slot = (slot + 1) % len(palette)
+		}
+		if free > 0 {
+			taken[slot] = true
+			free--
+		}
+		out[n] = slot
 	}
 	return out
 }

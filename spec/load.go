@@ -49,6 +49,7 @@ var topSchema = &hcl.BodySchema{
 		{Type: "board", LabelNames: []string{"name"}},
 		{Type: "image", LabelNames: []string{"name"}},
 		{Type: "test", LabelNames: []string{"recipe", "name"}},
+		{Type: "verdict"},
 	},
 }
 
@@ -300,6 +301,13 @@ func evalVariant(content *hcl.BodyContent, combo []MatrixChoice, varCtx *hcl.Eva
 		v.Tests = append(v.Tests, d.test(expand(b, ctx)))
 	}
 	d.checkTestTargets(v.Tests, v.Images)
+	for _, b := range content.Blocks.OfType("verdict") {
+		if v.Verdict != nil {
+			d.errorf(b.DefRange, "Duplicate verdict block", "A spec has one verdict block; one is already declared at %s.", describeRange(v.Verdict.Decl))
+			continue
+		}
+		v.Verdict = d.verdict(expand(b, ctx))
+	}
 	return v, append(diags, d.diags...)
 }
 

@@ -42,6 +42,8 @@ type Variant struct {
 	Board  *Board
 	Images []*Image
 	Tests  []*Test
+	// Verdict is the spec's verdict block, nil without one.
+	Verdict *Verdict
 }
 
 // MatrixChoice is the value one matrix axis takes in a variant.

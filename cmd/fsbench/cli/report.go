@@ -3,8 +3,10 @@ package cli
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/fsbench/fsbench/report"
+	"github.com/fsbench/fsbench/spec"
 )
 
 func runReport(env *Env, args []string) int {
@@ -22,6 +24,9 @@ func runReport(env *Env, args []string) int {
 	var baseline listFlag
 	fs.Var(&baseline, "baseline", "results file or directory to compare with (repeatable); adds a comparison section and comparison.csv")
 	failOn := fs.Bool("fail-on-regression", false, fmt.Sprintf("exit %d when the comparison with -baseline finds a regression", ExitRegression))
+	specPath := fs.String("spec", "", "the spec the results come from: its verdict block weighs the criteria and sets the requirements (-var and -var-file apply to it)")
+	var sf specFlags
+	sf.register(fs)
 	if code, done := parse(fs, args); done {
 		return code
 	}
@@ -39,6 +44,18 @@ func runReport(env *Env, args []string) int {
 		return ExitIO
 	}
 	opts := report.Options{Title: *title}
+	if *specPath != "" {
+		path, code := specArg(env, fs, &sf, *specPath)
+		if code != ExitOK {
+			return code
+		}
+		s, diags := spec.Load(path, sf.options(env))
+		writeDiags(env, s, diags)
+		if diags.HasErrors() {
+			return ExitInvalid
+		}
+		opts.Weights, opts.Requirements = verdictOptions(s)
+	}
 	if len(baseline) > 0 {
 		if opts.Baseline, err = report.Load(baseline); err != nil {
 			fmt.Fprintf(env.Stderr, "fsbench report: baseline: %s\n", err)
@@ -73,4 +90,23 @@ func runReport(env *Env, args []string) int {
 		return ExitRegression
 	}
 	return ExitOK
+}
+
+// verdictOptions are what the spec's verdict block asks of the report.
+func verdictOptions(s *spec.Spec) (map[string]float64, []report.Requirement) {
+	if len(s.Variants) == 0 || s.Variants[0].Verdict == nil {
+		return nil, nil
+	}
+	v := s.Variants[0].Verdict
+	var reqs []report.Requirement
+	for _, q := range v.Requires {
+		r := report.Requirement{Name: q.Name, Max: q.Max, Min: q.Min, Forbid: q.Forbid}
+		if q.Metric != "" {
+			r.Recipe, r.Metric, _ = strings.Cut(q.Metric, ".")
+		} else {
+			r.Recipe, r.Axis, _ = strings.Cut(q.Outcome, ".")
+		}
+		reqs = append(reqs, r)
+	}
+	return v.Weights, reqs
 }

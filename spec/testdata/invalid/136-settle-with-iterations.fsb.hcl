@@ -1,5 +1,5 @@
 # A settle block replaces a fixed count.
-include = ["settle-disk.hcl"]
+include = ["two-partitions.hcl"]
 
 
 test "mount_time" "bench" {

@@ -1,5 +1,5 @@
 # An outcome test has no mean to settle.
-include = ["settle-disk.hcl"]
+include = ["two-partitions.hcl"]
 
 
 test "dm_flakey" "bench" {

@@ -1,5 +1,5 @@
 # ci is a percentage.
-include = ["settle-disk.hcl"]
+include = ["two-partitions.hcl"]
 
 
 test "fio" "seq" {

@@ -1,5 +1,5 @@
 # A settle metric must be one the runner measures.
-include = ["settle-disk.hcl"]
+include = ["two-partitions.hcl"]
 
 
 test "boot_time" "rootfs" {

@@ -1,5 +1,5 @@
 # max may not be below min.
-include = ["settle-disk.hcl"]
+include = ["two-partitions.hcl"]
 
 
 test "fio" "seq" {
