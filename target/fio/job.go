@@ -182,6 +182,10 @@ type Options struct {
 	// buffered run; nil syncs and writes 3 to /proc/sys/vm/drop_caches,
 	// which needs root (the runner is root on its target).
 	DropCaches func() error
+	// KeepFiles leaves the job's files in place at the end, so that a
+	// later run of the same job finds them laid out (fio's own files
+	// are left too, with unlink=0); by default they are removed.
+	KeepFiles bool
 }
 
 // The engines Options.Engine names and Result.Engine reports.

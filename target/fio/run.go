@@ -70,6 +70,9 @@ func run(ctx context.Context, job Job, opt Options, h hooks) (res *Result, err e
 		return nil, fmt.Errorf("fio job %q: %w", j.Name, err)
 	}
 	defer func() {
+		if opt.KeepFiles && err == nil {
+			return
+		}
 		if rmErr := removeFiles(&j); rmErr != nil {
 			err = errors.Join(err, fmt.Errorf("fio job %q: %w", j.Name, rmErr))
 		}

@@ -8,12 +8,13 @@ import (
 )
 
 func init() {
-	register("fio", Recipe{Schema: 1, Iterate: fioCase})
+	register("fio", Recipe{Schema: 1, Iterate: fioCase, Finish: removeWorkDir})
 }
 
 // fioCase runs one case of a fio test in a work directory of its
 // partition: real fio when the image has it, the built-in engine
 // otherwise. The result says which (attrs engine and engine_version).
+// Finish removes the directory.
 func fioCase(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 	p := e.P
 	job := fio.Job{
@@ -27,14 +28,27 @@ func fioCase(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 	if p.Err != nil {
 		return nil, p.Err
 	}
-	dir, err := e.WorkDir()
+	// A job that only reads keeps its laid-out files from one iteration
+	// to the next, as fio's loops do (the page cache dropped before each
+	// run): the files are the same, and a log-structured filesystem
+	// without its cleaner (nilfs2) does not fill up with copies. A job
+	// that writes starts from an empty directory every time, so that
+	// every iteration writes the same way.
+	var dir string
+	var err error
+	keep := job.RW == fio.RWRead || job.RW == fio.RWRandRead
+	if keep {
+		dir, err = e.KeptWorkDir()
+	} else {
+		dir, err = e.WorkDir()
+		defer os.RemoveAll(dir)
+	}
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(dir)
 	e.Quiesce()
 	job.Dir = dir
-	res, err := fio.Run(ctx, job, fio.Options{Engine: fio.EngineAuto})
+	res, err := fio.Run(ctx, job, fio.Options{Engine: fio.EngineAuto, KeepFiles: keep})
 	if err != nil {
 		return nil, err
 	}

@@ -199,6 +199,28 @@ func (e *Env) UnmountPart(p *runplan.Partition) error {
 // WorkDir returns an empty directory for the step inside the filesystem of
 // its partition, mounting it when needed.
 func (e *Env) WorkDir() (string, error) {
+	w, err := e.workDirPath()
+	if err != nil {
+		return "", err
+	}
+	if err := os.RemoveAll(w); err != nil {
+		return "", err
+	}
+	return w, os.MkdirAll(w, 0o755)
+}
+
+// KeptWorkDir is WorkDir with what an earlier iteration of the step left
+// in it; the step's Finish removes it.
+func (e *Env) KeptWorkDir() (string, error) {
+	w, err := e.workDirPath()
+	if err != nil {
+		return "", err
+	}
+	return w, os.MkdirAll(w, 0o755)
+}
+
+// workDirPath is the step's directory in its partition's filesystem.
+func (e *Env) workDirPath() (string, error) {
 	if e.Part == nil {
 		return "", fmt.Errorf("%s needs a partition", e.Step.ID())
 	}
@@ -209,11 +231,7 @@ func (e *Env) WorkDir() (string, error) {
 	if e.Part.Root {
 		dir = "/var/tmp"
 	}
-	w := filepath.Join(dir, "fsbench-"+safeName(e.Step.Test+"-"+e.Step.Case))
-	if err := os.RemoveAll(w); err != nil {
-		return "", err
-	}
-	return w, os.MkdirAll(w, 0o755)
+	return filepath.Join(dir, "fsbench-"+safeName(e.Step.Test+"-"+e.Step.Case)), nil
 }
 
 func safeName(s string) string {
