@@ -81,6 +81,18 @@ test "dm_flakey" "corruption" {
   after           = "1s"
   large_file_size = "16MiB"
 }
+
+# The device turns faulty long after the writer is done: no fault is
+# injected, and the iteration must say so.
+test "dm_flakey" "late" {
+  on              = partition.crash
+  iterations      = 1
+  fault           = ["corrupt_writes"]
+  schedule        = ["after"]
+  writer          = ["large_file"]
+  after           = "10m"
+  large_file_size = "4MiB"
+}
 `
 
 // TestReliabilityInQEMU runs power_loss through real watchdog resets and a
@@ -148,12 +160,21 @@ func checkReliability(t *testing.T, o *Outcome) {
 			if !strings.HasPrefix(r.Attrs["table"], "flakey ") {
 				t.Errorf("table %q", r.Attrs["table"])
 			}
+			faulty := value(r, "faulty_ios")
+			switch late := r.Name == "late"; {
+			case late && (cons != "NoFault" || data != "NoFault" || faulty != 0 || r.Attrs["no_fault"] == ""):
+				t.Errorf("%s/%s: a fault window after the writer gives %s/%s with %v faulty I/O (%q), want NoFault",
+					r.Name, r.Case, cons, data, faulty, r.Attrs["no_fault"])
+			case !late && (cons == "NoFault" || faulty <= 0):
+				t.Errorf("%s/%s: %s/%s with %v faulty I/O: the fault met no I/O", r.Name, r.Case, cons, data, faulty)
+			}
 		}
 		t.Logf("%s %s/%s #%d: %s, %s %s %s", r.Recipe, r.Name, r.Case, r.Iteration, cons, data,
 			r.Attrs["kernel_log"], r.Attrs["data_problems"])
 	}
 	want := map[string]int{"watchdog/async-small_files": 2, "watchdog/sync-small_files": 2, "host/async-fsync": 1,
-		"corruption/corrupt_writes-after-large_file": 1, "corruption/error_writes-after-large_file": 1}
+		"corruption/corrupt_writes-after-large_file": 1, "corruption/error_writes-after-large_file": 1,
+		"late/corrupt_writes-after-large_file": 1}
 	for k, n := range want {
 		if iters[k] != n {
 			t.Errorf("%d results for %s, want %d (got %v)", iters[k], k, n, iters)

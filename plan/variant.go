@@ -1,5 +1,11 @@
 package plan
 
+import (
+	"fmt"
+
+	"github.com/fsbench/fsbench/recipes"
+)
+
 // BootImage is the index of the image the board boots: the one holding
 // the root partition, else the first. Tests run on its partitions.
 func (v *Variant) BootImage() int {
@@ -34,4 +40,19 @@ func (v *Variant) TestPartition(name string) (*Partition, bool) {
 		}
 	}
 	return nil, false
+}
+
+// NotApplicable says why test t cannot apply to this variant, "" when it
+// can: a test that times the checker (fsck_time) on a filesystem that has
+// none (nilfs2).
+func (v *Variant) NotApplicable(t Test) string {
+	rec, ok := recipes.Lookup(t.Recipe)
+	if !ok || !rec.Needs.CheckerOnly || t.On == "" {
+		return ""
+	}
+	p, ok := v.TestPartition(t.On)
+	if !ok || p.Filesystem == nil || p.Filesystem.Check != nil {
+		return ""
+	}
+	return fmt.Sprintf("%s has no offline checker for %s to run", p.Filesystem.Type, t.Recipe)
 }

@@ -42,8 +42,10 @@ func newDMFlakey() *Recipe {
 		Report: Report{
 			Criteria: []Criterion{{Name: "fault robustness (dm-flakey)", Outcomes: true}},
 			Outcomes: []Axis{
-				{"consistency", []string{"Clean", "AutoRO", "AutoFix", "Fsck", "Fatal"}, 3},
-				{"data", dataClasses, 2},
+				// NoFault, last: no I/O met the fault; such an iteration
+				// is counted and shown, and ranked in no verdict.
+				{"consistency", []string{"Clean", "AutoRO", "AutoFix", "Fsck", "Fatal", "NoFault"}, 3},
+				{"data", append(slices.Clone(dataClasses), "NoFault"), 2},
 			},
 			Charts: []Chart{{Kind: Outcomes, Slug: "dm_flakey-{test}-{axis}", Title: "dm-flakey faults {test}: {axis} outcomes"}},
 		},

@@ -17,7 +17,7 @@ func newFsckTime() *Recipe {
 		Source:  Citation{ELC2015, "p.81-82 \"Fsck\""},
 		Target:  OnPartition,
 		Count:   "iterations",
-		Needs:   Needs{Checker: true},
+		Needs:   Needs{Checker: true, CheckerOnly: true},
 		Report: Report{
 			Criteria: []Criterion{{Name: "fsck time", Metrics: []string{"fsck_time"}}},
 			Headline: []Headline{{"fsck_time", "fsck", "s", 1}},

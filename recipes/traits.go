@@ -26,6 +26,10 @@ type Needs struct {
 	// Mkfs: it re-makes that filesystem. The plan resolves both to the
 	// partition's own command lines.
 	Checker, Mkfs bool
+	// CheckerOnly: the test measures the checker itself, so it does not
+	// apply to a filesystem that has none (nilfs2): the plan says so,
+	// and the test is reported as not applicable, never as failed.
+	CheckerOnly bool
 	// Kernel lists the kernel features the test uses.
 	Kernel []KernelNeed
 }

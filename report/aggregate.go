@@ -51,6 +51,17 @@ type Problem struct {
 	Iteration                   int
 	Status                      resultframe.Status
 	Error                       string
+	// NotApplicable: the test cannot apply to this candidate (the plan
+	// knew it), so it was not run; it is no failure.
+	NotApplicable bool
+}
+
+// StatusText is the problem's status as tables show it.
+func (p Problem) StatusText() string {
+	if p.NotApplicable {
+		return "not applicable"
+	}
+	return string(p.Status)
 }
 
 // Outcome counts the values an outcome attribute took over the
@@ -172,7 +183,8 @@ func (a *aggregator) add(sum *InputSummary, r *resultframe.Result) {
 	if r.Status != resultframe.StatusOK {
 		sum.count(r.Status)
 		a.t.problems = append(a.t.problems, Problem{Context: c, Source: sum.Path, Recipe: r.Recipe, Test: r.Name,
-			Case: r.Case, Variant: r.Variant, Iteration: r.Iteration, Status: r.Status, Error: r.Error})
+			Case: r.Case, Variant: r.Variant, Iteration: r.Iteration, Status: r.Status, Error: r.Error,
+			NotApplicable: r.Status == resultframe.StatusSkipped && r.Attrs["not_applicable"] != ""})
 		return
 	}
 	sum.OK++

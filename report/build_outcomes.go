@@ -20,7 +20,7 @@ var outcomeColors = map[string]string{
 	"AutoRO": "#F0E442", "Errors": "#F0E442",
 	"LostSynced": "#E69F00", "Fsck": "#D55E00",
 	"Corrupt": "#CC3311", "Fatal": "#222222",
-	notRecorded: "#BBBBBB",
+	"NoFault": "#E8E8E8", notRecorded: "#BBBBBB",
 }
 
 // otherColors are the colours of outcome values the recipes do not
@@ -46,7 +46,8 @@ func (v *view) outcomeChart(recipe, test string, ax recipes.Axis, key, title str
 	if len(outs) == 0 {
 		return nil
 	}
-	cats := slices.Clone(ax.Classes)
+	// An iteration that met no fault is a class only where one did.
+	cats := slices.DeleteFunc(slices.Clone(ax.Classes), func(c string) bool { return slices.Contains(noFaultClasses, c) && !seen[c] })
 	var extra []string
 	for val := range seen {
 		if !slices.Contains(cats, val) && val != notRecorded {
@@ -54,6 +55,7 @@ func (v *view) outcomeChart(recipe, test string, ax recipes.Axis, key, title str
 		}
 	}
 	slices.Sort(extra)
+	known := len(cats)
 	cats = append(cats, extra...)
 	if seen[notRecorded] {
 		cats = append(cats, notRecorded)
@@ -62,7 +64,7 @@ func (v *view) outcomeChart(recipe, test string, ax recipes.Axis, key, title str
 	for i, cat := range cats {
 		col, ok := outcomeColors[cat]
 		if !ok {
-			col = otherColors[(i-len(ax.Classes))%len(otherColors)]
+			col = otherColors[max(0, i-known)%len(otherColors)]
 		}
 		sc.Colors = append(sc.Colors, col)
 	}

@@ -109,7 +109,7 @@ func (r *Report) problemsTable() *Table {
 	t := &Table{Head: []string{"context", "test", "case", "variant", "iteration", "status", "error", "file"}}
 	for _, p := range r.Problems {
 		t.Rows = append(t.Rows, []string{p.Context.ID, p.Recipe + "." + p.Test, p.Case, p.Variant,
-			strconv.Itoa(p.Iteration), string(p.Status), p.Error, p.Source})
+			strconv.Itoa(p.Iteration), p.StatusText(), p.Error, p.Source})
 	}
 	return t
 }

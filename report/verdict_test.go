@@ -150,3 +150,40 @@ func TestFisherExact(t *testing.T) {
 		}
 	}
 }
+
+// A test that cannot apply to a candidate shows as not applicable, never
+// as failed.
+func TestNotApplicableIsNoFailure(t *testing.T) {
+	lines := []string{
+		`{"v":1,"run":"r-a","seq":1,"recipe":"fsck_time","name":"bench","case":"single","variant":"ext4","iter":1,"status":"ok","metrics":[{"name":"fsck_time","value":0.5,"unit":"s"}]}`,
+		`{"v":1,"run":"r-b","seq":1,"recipe":"fsck_time","name":"bench","case":"single","variant":"nilfs2","iter":1,"status":"skipped","error":"not applicable: nilfs2 has no offline checker for fsck_time to run","attrs":{"not_applicable":"nilfs2 has no offline checker for fsck_time to run"}}`,
+	}
+	ins, err := Load([]string{writeFile(t, t.TempDir(), "r.jsonl", strings.Join(lines, "\n")+"\n")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := Build(ins, Options{})
+	if len(rep.Problems) != 1 || rep.Problems[0].StatusText() != "not applicable" {
+		t.Fatalf("problems %+v", rep.Problems)
+	}
+	html := rep.HTML()
+	if !strings.Contains(html, "<td>not applicable</td>") || strings.Contains(html, "<td>failed</td>") {
+		t.Errorf("the problems table does not say not applicable")
+	}
+	var missing []string
+	for _, ch := range rep.Charts {
+		if ch.Bars == nil {
+			continue
+		}
+		for _, cells := range ch.Bars.Cells {
+			for _, c := range cells {
+				if c.Missing != "" {
+					missing = append(missing, c.Missing)
+				}
+			}
+		}
+	}
+	if len(missing) == 0 || slices.ContainsFunc(missing, func(m string) bool { return m != "n/a" }) {
+		t.Errorf("chart marks %q, want n/a for every bar of nilfs2", missing)
+	}
+}

@@ -93,11 +93,16 @@ func (v *view) missing(recipe, test, cas, variant string) (why string, failed, s
 
 // missingIn is view.missing over the problems ps of context c.
 func missingIn(ps []Problem, c *Context, recipe, test, cas, variant string) (why string, failed, skipped int) {
+	na := 0
 	for _, p := range ps {
 		if p.Context == c && p.Recipe == recipe && p.Test == test && p.Case == cas && p.Variant == variant {
-			if p.Status == resultframe.StatusSkipped {
+			switch {
+			case p.NotApplicable:
+				na++
 				skipped++
-			} else {
+			case p.Status == resultframe.StatusSkipped:
+				skipped++
+			default:
 				failed++
 			}
 		}
@@ -105,8 +110,10 @@ func missingIn(ps []Problem, c *Context, recipe, test, cas, variant string) (why
 	switch {
 	case failed > 0:
 		why = "failed"
-	case skipped > 0:
+	case skipped > na:
 		why = "skipped"
+	case na > 0:
+		why = "n/a"
 	}
 	return why, failed, skipped
 }

@@ -17,7 +17,7 @@ log "running the quickstart in QEMU (results in out/quickstart/<variant>/run/)"
 status=0
 FSBENCH_LOG=${FSBENCH_LOG:-info} bin/fsbench run -j 2 -o out/quickstart "$@" examples/quickstart.fsb.hcl || status=$?
 # The report covers whatever arrived, also when a variant failed.
-if bin/fsbench report -o out/quickstart/report out/quickstart >/dev/null; then
+if bin/fsbench report -spec examples/quickstart.fsb.hcl -o out/quickstart/report out/quickstart >/dev/null; then
 	log "report: out/quickstart/report/report.html (and report.md)"
 fi
 exit "$status"

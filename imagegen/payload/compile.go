@@ -75,10 +75,14 @@ func Compile(p *plan.Plan, v *plan.Variant) (*runplan.Plan, error) {
 			return nil, fmt.Errorf("variant %s: test %s.%s: no recipe %q", v.Name, t.Recipe, t.Name, t.Recipe)
 		}
 		part, _ := rp.Partition(on)
+		na := v.NotApplicable(t)
 		for _, c := range t.Cases {
 			s, err := step(rec, t, c, on, part)
 			if err != nil {
 				return nil, fmt.Errorf("variant %s: test %s.%s/%s: %w", v.Name, t.Recipe, t.Name, c.Name, err)
+			}
+			if na != "" {
+				s.NotApplicable, s.Iterations, s.Settle = na, 1, nil
 			}
 			rp.Steps = append(rp.Steps, s)
 		}

@@ -23,6 +23,9 @@ const (
 	ConsErrors  = "Errors"  // mounted, but the kernel logged errors or warnings for it
 	ConsFsck    = "Fsck"    // its checker found errors, or it mounted only after a repair
 	ConsFatal   = "Fatal"   // it does not mount, even after the checker's repair
+	// ConsNoFault is no class of survival: no I/O met the fault
+	// (dm_flakey), so the iteration measured nothing.
+	ConsNoFault = "NoFault"
 )
 
 var consRank = map[string]int{ConsClean: 0, ConsAutoRO: 1, ConsAutoFix: 2, ConsErrors: 3, ConsFsck: 4, ConsFatal: 5}

@@ -41,6 +41,8 @@ const (
 	DataLostUnsynced = "LostUnsynced"
 	DataLostSynced   = "LostSynced"
 	DataCorrupt      = "Corrupt"
+	// DataNoFault: no I/O met the fault, nothing was put to the test.
+	DataNoFault = "NoFault"
 )
 
 var dataRank = map[string]int{DataIntact: 0, DataLostUnsynced: 1, DataLostSynced: 2, DataCorrupt: 3}

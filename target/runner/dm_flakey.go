@@ -69,6 +69,8 @@ func dmFlakey(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 		return nil, err
 	}
 	defer dm.remove()
+	// dm-flakey times its windows from the table's load, just done.
+	faults := watchFaults(dm.kname, faultDirections(fault), up, down, time.Now())
 	out := &Outcome{}
 	out.attr("table", "flakey "+table.params)
 	salt := fmt.Sprintf("%s/%s/%d", e.Step.Test, e.Step.Case, iter)
@@ -91,6 +93,7 @@ func dmFlakey(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 		out.attr("write_error", w.Err.Error())
 	}
 	out.metric("written_bytes", float64(w.Written), "bytes")
+	faulty, windows, ferr := faults.finish()
 	if err := dm.remove(); err != nil {
 		return nil, err
 	}
@@ -142,12 +145,31 @@ func dmFlakey(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 		out.attr("auto_ro", "true")
 	}
 	in.record(out)
+	switch {
+	case ferr != nil:
+		out.attr("faulty_ios", "unknown: "+ferr.Error())
+	case faulty == 0:
+		// Nothing reached the faulty table: this iteration tells
+		// nothing of how the filesystem survives a fault.
+		out.metric("faulty_ios", 0, "")
+		out.attr("consistency_without_fault", in.Class)
+		out.attr("consistency", ConsNoFault)
+		out.attr("data", DataNoFault)
+		why := "the writer and the unmount were done before the device turned faulty"
+		if windows > 0 {
+			why = "no I/O reached the device while it was faulty"
+		}
+		out.attr("no_fault", why)
+		in.Class = ConsNoFault
+	default:
+		out.metric("faulty_ios", float64(faulty), "")
+	}
 	out.metric("fault_kernel_errors", float64(faultNotes.Errors), "")
 	if len(faultNotes.Lines) > 0 {
 		out.attr("fault_kernel_log", strings.Join(faultNotes.Lines, " | "))
 	}
 	out.attr("writer", w.kind)
-	e.Logf("%s: %s, data %s", e.Step.ID(), in.Class, out.Attrs["data"])
+	e.Logf("%s: %s, data %s (%d I/O while faulty)", e.Step.ID(), in.Class, out.Attrs["data"], faulty)
 	return out, nil
 }
 

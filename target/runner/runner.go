@@ -223,6 +223,11 @@ func (r *run) step(ctx context.Context, s runplan.Step) (bool, error) {
 		base.Status, base.Error = resultframe.StatusSkipped, fmt.Sprintf("this runner (%s) does not execute %s tests", Version, s.Recipe)
 		return false, r.advanceStep(base)
 	}
+	if s.NotApplicable != "" {
+		base.Status, base.Error = resultframe.StatusSkipped, "not applicable: "+s.NotApplicable
+		base.Attrs = map[string]string{"not_applicable": s.NotApplicable}
+		return false, r.advanceStep(base)
+	}
 	if s.Schema != rec.Schema {
 		base.Status, base.Error = resultframe.StatusSkipped, fmt.Sprintf("the plan's %s step has schema %d; this runner (%s) implements schema %d: build the image and the runner with the same fsbench", s.Recipe, s.Schema, Version, rec.Schema)
 		return false, r.advanceStep(base)

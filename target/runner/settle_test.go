@@ -154,3 +154,18 @@ func readJournal(t *testing.T, state string) []resultframe.Result {
 	}
 	return out
 }
+
+// A step the plan knows cannot apply is recorded so, once, and not run.
+func TestNotApplicableStepIsNotRun(t *testing.T) {
+	p := planFor(nil, runplan.Step{Recipe: "series", Test: "na", Case: "c", Iterations: 3,
+		NotApplicable: "nilfs2 has no offline checker for fsck_time to run",
+		Params:        runplan.Params{"values": []any{-1.0}, "timeout": "1m"}})
+	res := runToEnd(t, p)
+	if len(res) != 2 {
+		t.Fatalf("%d results, want the step's one and the plan's end", len(res))
+	}
+	r := res[0]
+	if r.Status != resultframe.StatusSkipped || r.Attrs["not_applicable"] == "" || r.Error != "not applicable: nilfs2 has no offline checker for fsck_time to run" {
+		t.Errorf("result %s %q %v, want skipped as not applicable", r.Status, r.Error, r.Attrs)
+	}
+}

@@ -125,7 +125,11 @@ type Step struct {
 	// console, from the line that matches root_mount_pattern to the one
 	// that matches prompt_pattern (both parameters of the step), and adds
 	// that time to the step's results.
-	HostTimesBoot bool   `json:"host_times_boot,omitempty"`
+	HostTimesBoot bool `json:"host_times_boot,omitempty"`
+	// NotApplicable, when set, says why the step cannot apply to its
+	// partition (fsck_time on a filesystem without a checker): the
+	// runner records it so, without running it.
+	NotApplicable string `json:"not_applicable,omitempty"`
 	Params        Params `json:"params"`
 }
 

@@ -94,7 +94,7 @@ func writePlan(w io.Writer, p *plan.Plan) {
 		if b.RootWait != "" {
 			fmt.Fprintf(w, "root wait: %s\n", b.RootWait)
 		}
-		writeTests(w, v.Tests)
+		writeTests(w, &v)
 	}
 }
 
@@ -237,7 +237,8 @@ func orNone(s string) string {
 	return s
 }
 
-func writeTests(w io.Writer, tests []plan.Test) {
+func writeTests(w io.Writer, v *plan.Variant) {
+	tests := v.Tests
 	if len(tests) == 0 {
 		return
 	}
@@ -266,6 +267,10 @@ func writeTests(w io.Writer, tests []plan.Test) {
 		if st := t.Settle; st != nil {
 			fmt.Fprintf(w, "    settle: each case until the 95%% interval of the mean of %s is within ±%s%%, %d to %d iterations\n",
 				strings.Join(st.Metrics, ", "), strconv.FormatFloat(100*st.CI, 'g', -1, 64), st.Min, st.Max)
+		}
+		if na := v.NotApplicable(t); na != "" {
+			fmt.Fprintf(w, "    not applicable: %s; reported so, not run\n", na)
+			continue
 		}
 		n, d := worstCase(t)
 		iters += n

@@ -111,7 +111,7 @@ func runRun(env *Env, args []string) int {
 		Runner: *runner, CacheDir: cache, Parallel: *jobs, Log: env.Log, Timeout: *timeout,
 		QEMU: driver.QEMU{Accel: *accel, Disk: *disk, MemoryMiB: *memory, CPUs: 1, Kernel: kreq, Boot: *boot},
 		OnResult: func(variant string, r resultframe.Result) {
-			if r.Status != resultframe.StatusOK {
+			if r.Status != resultframe.StatusOK && r.Attrs["not_applicable"] == "" {
 				mu.Lock()
 				fmt.Fprintf(env.Stderr, "fsbench run: %s: %s %s/%s #%d %s: %s\n", variant, r.Recipe, r.Name, r.Case, r.Iteration, r.Status, r.Error)
 				mu.Unlock()

@@ -49,7 +49,11 @@ func writeSummary(w io.Writer, vs []variantResults) {
 				continue
 			}
 			if r.Status != resultframe.StatusOK {
-				k := rowKey{recipe: r.Recipe, test: r.Name, cas: r.Case, label: "failed"}
+				label := "failed"
+				if r.Attrs["not_applicable"] != "" {
+					label = "not applicable"
+				}
+				k := rowKey{recipe: r.Recipe, test: r.Name, cas: r.Case, label: label}
 				if failures[k] == nil {
 					failures[k] = map[string]int{}
 					order = append(order, k)
