@@ -6,9 +6,11 @@ import (
 	"os"
 	"os/exec"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/fsbench/fsbench/report"
 	"github.com/fsbench/fsbench/wire/resultframe"
 )
 
@@ -31,15 +33,38 @@ func TestQuickstartInQEMU(t *testing.T) {
 	start := time.Now()
 	outcomes := runJob(t, ctx, testJob(t, s, p, t.TempDir()))
 	t.Logf("%d variants built and ran in %s", len(p.Variants), time.Since(start).Round(time.Second))
+	var files []string
 	for _, v := range p.Variants {
 		t.Run(v.Name, func(t *testing.T) {
 			o := outcomes[v.Name]
 			if o == nil {
 				t.Skip("did not complete (above)")
 			}
+			files = append(files, o.Results)
 			checkQuickstart(t, o)
 			checkCharts(t, v.Tests, o.Results)
 		})
+	}
+	t.Run("report", func(t *testing.T) { checkQuickstartReport(t, files, len(p.Variants)) })
+}
+
+// checkQuickstartReport builds the report of the quickstart's results: it
+// opens with a verdict, and no comparison is left untested, since every
+// test settles from two runs on.
+func checkQuickstartReport(t *testing.T, files []string, variants int) {
+	if len(files) != variants {
+		t.Skipf("%d of %d variants completed", len(files), variants)
+	}
+	ins, err := report.Load(files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := report.Build(ins, report.Options{}).Markdown()
+	if !strings.Contains(md, "## Verdict") || !strings.Contains(md, "**boot time**") {
+		t.Errorf("the report has no verdict on boot time:\n%.2000s", md)
+	}
+	if strings.Contains(md, "untested") || strings.Contains(md, "nothing ranked") {
+		t.Errorf("the report leaves comparisons untested:\n%s", md)
 	}
 }
 

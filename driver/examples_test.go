@@ -22,7 +22,7 @@ var shortRuns = []struct {
 	vars             []string
 }{
 	{"journal-fs", "ext3-journal", []string{"target=qemu", "disk_size=1GiB", "bonnie_size=8MiB", "bonnie_files=2", "postmark_transactions=2000"}},
-	{"ext4-barrier", "barrier", []string{"target=qemu", "disk_size=1GiB", "data_size=256MiB", "sqlite_transactions=100"}},
+	{"ext4-barrier", "barrier", []string{"target=qemu", "disk_size=1GiB", "data_size=256MiB", "sqlite_transactions=100", "settle_max=2"}},
 	{"rpi-dd-sweep", "f2fs", []string{"target=qemu", "card_size=1GiB", "rootfs_size=384MiB", "block_total=8MiB", `file_sizes=["4MiB","8MiB","16MiB"]`}},
 }
 

@@ -181,7 +181,7 @@ func TestBrowserRendersReport(t *testing.T) {
 	if err != nil {
 		t.Skip("needs chromium (scripts/test.sh installs it)")
 	}
-	for _, name := range []string{"quickstart", "synthetic"} {
+	for _, name := range []string{"quickstart", "settled", "synthetic"} {
 		t.Run(name, func(t *testing.T) {
 			fx := fixtureNamed(t, name)
 			ins, err := Load(glob(t, fx.inputs))
@@ -227,8 +227,8 @@ func TestBrowserRendersReport(t *testing.T) {
 			chromium(t, bin, page, "--screenshot="+shot, fmt.Sprintf("--window-size=1280,%d", height))
 			first := palette[variantColors(rep.Contexts[0].Variants)[rep.Contexts[0].Variants[0]]]
 			checkScreenshot(t, shot, first)
-			if out := os.Getenv("FSBENCH_REPORT_SCREENSHOT"); out != "" && name == "quickstart" {
-				cropPNG(t, shot, out, 1280, 2200)
+			if out := os.Getenv("FSBENCH_REPORT_SCREENSHOT"); out != "" && name == "settled" {
+				cropPNG(t, shot, out, 1280, 3300)
 			}
 
 			pdf := filepath.Join(dir, "report.pdf")

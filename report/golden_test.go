@@ -30,6 +30,8 @@ type fixture struct {
 var fixtures = []fixture{
 	// A real run: examples/quickstart.fsb.hcl under QEMU, five variants.
 	{name: "quickstart", inputs: "testdata/quickstart/*.jsonl", only: []string{MarkdownFile, ChartsDir}},
+	// The quickstart again, every test settling in three to five runs.
+	{name: "settled", inputs: "testdata/settled/*.jsonl", only: []string{MarkdownFile}},
 	// Every recipe, made-up values in the shapes the runner stores.
 	{name: "synthetic", inputs: "testdata/synthetic/*.jsonl", only: []string{HTMLFile, MarkdownFile, ChartsDir}},
 	// One variant measured on two kernels.
