@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/fsbench/fsbench/filesystems"
@@ -444,6 +445,7 @@ func (c *differ) tests(o, n []plan.Test) {
 			continue
 		}
 		c.field(where, "on", old.On, t.On, Tests, "")
+		c.field(where, "settle", settleText(old.Settle), settleText(t.Settle), Tests, "")
 		oc := map[string]map[string]any{}
 		for _, cs := range old.Cases {
 			oc[cs.Name] = cs.Params
@@ -478,6 +480,14 @@ func (c *differ) tests(o, n []plan.Test) {
 			c.add(Change{Where: "test " + key(t), What: "test", Kind: "removed", Old: caseNames(t), Affects: Tests})
 		}
 	}
+}
+
+// settleText writes a settle rule as the plan shows it, "none" without one.
+func settleText(st *plan.Settle) string {
+	if st == nil {
+		return "none"
+	}
+	return fmt.Sprintf("ci %s%%, %d to %d iterations, on %s", strconv.FormatFloat(100*st.CI, 'g', -1, 64), st.Min, st.Max, strings.Join(st.Metrics, ", "))
 }
 
 func caseNames(t plan.Test) string {

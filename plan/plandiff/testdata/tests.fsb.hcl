@@ -33,5 +33,9 @@ test "fio" "seq" {
   on = partition.bench
   rw = ["read", "write", "randread"]
   bs = ["4MiB"]
+
+  settle {
+    ci = "5%"
+  }
 }
 
