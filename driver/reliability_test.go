@@ -72,13 +72,15 @@ test "power_loss" "host" {
   mount      = ["async"]
 }
 
+# Faulty from the table's load: the writer meets the fault however fast
+# it is.
 test "dm_flakey" "corruption" {
   on              = partition.crash
   iterations      = 1
   fault           = ["corrupt_writes", "error_writes"]
   schedule        = ["after"]
   writer          = ["large_file"]
-  after           = "1s"
+  after           = "0s"
   large_file_size = "16MiB"
 }
 
@@ -90,7 +92,7 @@ test "dm_flakey" "late" {
   fault           = ["corrupt_writes"]
   schedule        = ["after"]
   writer          = ["large_file"]
-  after           = "10m"
+  after           = "5m"
   large_file_size = "4MiB"
 }
 `
@@ -166,11 +168,11 @@ func checkReliability(t *testing.T, o *Outcome) {
 				t.Errorf("%s/%s: a fault window after the writer gives %s/%s with %v faulty I/O (%q), want NoFault",
 					r.Name, r.Case, cons, data, faulty, r.Attrs["no_fault"])
 			case !late && (cons == "NoFault" || faulty <= 0):
-				t.Errorf("%s/%s: %s/%s with %v faulty I/O: the fault met no I/O", r.Name, r.Case, cons, data, faulty)
+				t.Errorf("%s/%s: %s/%s with %v faulty I/O (%s): the fault met no I/O; %v", r.Name, r.Case, cons, data, faulty, r.Attrs["no_fault"], r.Metrics)
 			}
 		}
-		t.Logf("%s %s/%s #%d: %s, %s %s %s", r.Recipe, r.Name, r.Case, r.Iteration, cons, data,
-			r.Attrs["kernel_log"], r.Attrs["data_problems"])
+		t.Logf("%s %s/%s #%d: %s, %s (faulty I/O %v, writer done %.2f s) %s %s", r.Recipe, r.Name, r.Case, r.Iteration, cons, data,
+			value(r, "faulty_ios"), value(r, "writer_done"), r.Attrs["kernel_log"], r.Attrs["data_problems"])
 	}
 	want := map[string]int{"watchdog/async-small_files": 2, "watchdog/sync-small_files": 2, "host/async-fsync": 1,
 		"corruption/corrupt_writes-after-large_file": 1, "corruption/error_writes-after-large_file": 1,

@@ -64,13 +64,15 @@ func dmFlakey(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
+	// dm-flakey times its windows from the table's load: the moment
+	// before it, so that the count's windows never open late.
+	loaded := time.Now()
 	dm, err := dmCreate(flakeyName, "/dev", []dmTarget{table})
 	if err != nil {
 		return nil, err
 	}
 	defer dm.remove()
-	// dm-flakey times its windows from the table's load, just done.
-	faults := watchFaults(dm.kname, faultDirections(fault), up, down, time.Now())
+	faults := watchFaults(dm.kname, faultDirections(fault), up, down, loaded)
 	out := &Outcome{}
 	out.attr("table", "flakey "+table.params)
 	salt := fmt.Sprintf("%s/%s/%d", e.Step.Test, e.Step.Case, iter)
@@ -93,6 +95,9 @@ func dmFlakey(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 		out.attr("write_error", w.Err.Error())
 	}
 	out.metric("written_bytes", float64(w.Written), "bytes")
+	// From the table's load to the unmount's end: what the fault window
+	// had to meet.
+	out.metric("writer_done", time.Since(loaded).Seconds(), "s")
 	faulty, windows, ferr := faults.finish()
 	if err := dm.remove(); err != nil {
 		return nil, err

@@ -17,11 +17,17 @@ import (
 // about how the filesystem survives one. The device's own counters
 // (/sys/block/dm-N/stat) are read at every window's opening and closing:
 // the I/O completed in between, in the direction the fault hits, reached
-// the faulty table.
+// the faulty table. The windows are timed from a moment taken just before
+// the table's load, so they never open after the kernel's, and each is
+// widened by windowMargin on both sides: the kernel times them in whole
+// jiffies, and the counters count an I/O when it completes, which may be
+// after its window closed. An I/O the fault met is never missed; one that
+// completes in the margin before a window may be counted.
 type faultWindows struct {
 	stat     string // the device's stat file
 	dirs     faultDirs
 	up, down time.Duration
+	margin   time.Duration
 	start    time.Time
 	stop     chan struct{}
 	done     chan struct{}
@@ -51,27 +57,37 @@ func faultDirections(fault string) faultDirs {
 }
 
 // watchFaults starts counting on device kname (dm-N), whose table was
-// loaded at start.
+// loaded just after start.
 func watchFaults(kname string, dirs faultDirs, up, down time.Duration, start time.Time) *faultWindows {
-	w := &faultWindows{stat: "/sys/block/" + kname + "/stat", dirs: dirs, up: up, down: down, start: start,
+	return startWindows("/sys/block/"+kname+"/stat", dirs, up, down, windowMargin, start)
+}
+
+func startWindows(stat string, dirs faultDirs, up, down, margin time.Duration, start time.Time) *faultWindows {
+	w := &faultWindows{stat: stat, dirs: dirs, up: up, down: down, margin: margin, start: start,
 		stop: make(chan struct{}), done: make(chan struct{})}
 	go w.run()
 	return w
 }
+
+// windowMargin widens every faulty window on both sides.
+const windowMargin = 50 * time.Millisecond
 
 func (w *faultWindows) run() {
 	defer close(w.done)
 	period := w.up + w.down
 	for k := 0; ; k++ {
 		open := w.start.Add(time.Duration(k)*period + w.up)
-		if !w.sleepUntil(open) {
+		if !w.sleepUntil(open.Add(-w.margin)) {
 			return
 		}
 		w.mark(true)
-		if !w.sleepUntil(open.Add(w.down)) {
+		// Windows closer than twice the margin merge into one.
+		if !w.sleepUntil(open.Add(w.down + w.margin)) {
 			return
 		}
-		w.mark(false)
+		if w.up > 2*w.margin {
+			w.mark(false)
+		}
 	}
 }
 
@@ -96,6 +112,8 @@ func (w *faultWindows) mark(open bool) {
 		w.err = err
 	}
 	switch {
+	case open && w.opened:
+		// still open (merged windows)
 	case open:
 		w.opened, w.base = true, n
 		w.windows++
@@ -119,7 +137,7 @@ func (w *faultWindows) finish() (ios uint64, windows int, err error) {
 
 // count reads the I/O the device completed in the fault's directions:
 // reads (field 1), writes (field 5), discards (field 12) and flushes
-// (field 15) of Documentation/block/stat.rst, as far as the kernel
+// (field 16) of Documentation/block/stat.rst, as far as the kernel
 // gives them.
 func (w *faultWindows) count() (uint64, error) {
 	b, err := os.ReadFile(w.stat)
@@ -142,7 +160,7 @@ func (w *faultWindows) count() (uint64, error) {
 		n += field(0)
 	}
 	if w.dirs.writes {
-		n += field(4) + field(11) + field(14)
+		n += field(4) + field(11) + field(15)
 	}
 	return n, nil
 }
