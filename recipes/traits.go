@@ -243,6 +243,16 @@ func (r *Recipe) Metrics() []string {
 // outcome classes.
 func (r *Recipe) Settles() bool { return r.Count != "" && len(r.Report.Outcomes) == 0 }
 
+// SettleChoices are the metrics a settle block may name: those the
+// runner measures itself. A recipe whose boots the host times lists
+// them in Settle and More; the others, every metric they report.
+func (r *Recipe) SettleChoices() []string {
+	if r.HostTimesBoot {
+		return append(slices.Clone(r.Report.Settle), r.Report.More...)
+	}
+	return r.Metrics()
+}
+
 // SettleMetrics are the metrics a settle block watches when it names
 // none: the headline metrics, else those of the first chart.
 func (r *Recipe) SettleMetrics() []string {

@@ -61,11 +61,7 @@ func (r *Report) HTML() string {
 			}
 			w(htmlTable(v.placesTable(c)), "<ul class=\"rankings\">\n")
 			for _, rk := range rks {
-				w("<li><b>", e(rk.Criterion), "</b>, ", e(rk.Subject()), ": ", e(rk.Line()))
-				if sep := rk.Separation(); sep != "" {
-					w(" — ", e(sep))
-				}
-				w(". <span class=\"values\">", e(rk.Values()), "</span>")
+				w("<li><b>", e(rk.Criterion), "</b>, ", e(rk.Sentence()), " <span class=\"values\">", e(rk.Values()), "</span>")
 				if rk.Chart != "" {
 					w(" <a href=\"#", e(rk.Chart), "\">chart</a>")
 				}

@@ -41,11 +41,7 @@ func (r *Report) Markdown() string {
 			}
 			w("\n", mdTable(v.placesTable(c)), "\n")
 			for _, rk := range rks {
-				w("- **", mdText(rk.Criterion), "**, ", mdText(rk.Subject()), ": ", mdText(rk.Line()))
-				if sep := rk.Separation(); sep != "" {
-					w(" — ", mdText(sep))
-				}
-				w(". ", mdText(rk.Values()))
+				w("- **", mdText(rk.Criterion), "**, ", mdText(rk.Sentence()), " ", mdText(rk.Values()))
 				if rk.Chart != "" {
 					w(" ([chart](", ChartsDir, "/", rk.Chart, ".svg))")
 				}

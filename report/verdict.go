@@ -60,6 +60,9 @@ type Ranking struct {
 	// Chart is the slug of the chart that draws these numbers, "" when
 	// none does.
 	Chart string
+	// entries are the candidates to rank, until group sorts them into
+	// Groups.
+	entries []Entry
 }
 
 // Entry is one candidate's value in a ranking: a mean, or for outcomes
@@ -191,12 +194,12 @@ func metricRankings(t *table, recipe string, cr recipes.Criterion, cases *regexp
 			continue
 		}
 		f, _ := displayUnit(1, r.Unit)
-		rk.Groups = append(rk.Groups, []Entry{{Variant: r.Variant, Value: r.Mean * f, N: r.N, row: r}})
+		rk.entries = append(rk.entries, Entry{Variant: r.Variant, Value: r.Mean * f, N: r.N, row: r})
 	}
 	for _, rk := range out {
 		rk.group(func(a, b Entry) float64 { return WelchTest(a.row.Summary, b.row.Summary).P })
 	}
-	return slices.DeleteFunc(out, func(rk *Ranking) bool { return len(rk.Groups) == 0 && len(rk.Unranked) == 0 })
+	return out
 }
 
 // outcomeRankings ranks each test case's candidates by the share of
@@ -235,7 +238,7 @@ func outcomeRankings(t *table, rec *recipes.Recipe, criterion string, cases *reg
 			rk.Unranked = append(rk.Unranked, o.Variant)
 			continue
 		}
-		rk.Groups = append(rk.Groups, []Entry{{Variant: o.Variant, Value: 100 * float64(good) / float64(total), N: total, good: good}})
+		rk.entries = append(rk.entries, Entry{Variant: o.Variant, Value: 100 * float64(good) / float64(total), N: total, good: good})
 	}
 	for _, rk := range out {
 		rk.group(func(a, b Entry) float64 { return FisherExact(a.good, a.N-a.good, b.good, b.N-b.good) })
@@ -247,20 +250,17 @@ func outcomeRankings(t *table, rec *recipes.Recipe, criterion string, cases *reg
 // reached the device: they say nothing about robustness.
 var noFaultClasses = []string{"NoFault"}
 
-// group sorts the ranking's entries (one per group on entry) best first
-// and merges them into significance groups, p giving the test's p-value.
+// group sorts the ranking's entries best first and merges them into
+// significance groups, p giving the test's p-value.
 func (rk *Ranking) group(p func(a, b Entry) float64) {
-	var es []Entry
-	for _, g := range rk.Groups {
-		es = append(es, g...)
-	}
+	es := rk.entries
+	rk.entries = nil
 	slices.SortStableFunc(es, func(a, b Entry) int {
 		if rk.Better == HigherIsBetter {
 			return cmp.Or(cmp.Compare(b.Value, a.Value), cmp.Compare(a.Variant, b.Variant))
 		}
 		return cmp.Or(cmp.Compare(a.Value, b.Value), cmp.Compare(a.Variant, b.Variant))
 	})
-	rk.Groups, rk.Steps = nil, nil
 	for _, e := range es {
 		if n := len(rk.Groups); n > 0 {
 			lead := rk.Groups[n-1][0]
@@ -307,6 +307,16 @@ func (rk *Ranking) Line() string {
 		line += "not ranked (fewer than two results): " + strings.Join(rk.Unranked, ", ")
 	}
 	return line
+}
+
+// Sentence is the ranking as the verdict lists it after its criterion:
+// what it compares, the ranking, and what the data cannot separate.
+func (rk *Ranking) Sentence() string {
+	s := rk.Subject() + ": " + rk.Line()
+	if sep := rk.Separation(); sep != "" {
+		s += " — " + sep
+	}
+	return s + "."
 }
 
 // Separation says what the data could not separate, "" when every

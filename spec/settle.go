@@ -59,10 +59,7 @@ func (d *decoder) settle(b *hcl.Block, r *recipes.Recipe, t *Test) *Settle {
 	st.Metrics = r.SettleMetrics()
 	if _, ok := c.Attributes["metrics"]; ok {
 		st.Metrics = d.strings(c.Attributes, "metrics", "Invalid settle block")
-		allowed := r.Metrics()
-		if r.HostTimesBoot {
-			allowed = append(slices.Clone(r.Report.Settle), r.Report.More...)
-		}
+		allowed := r.SettleChoices()
 		for i, m := range st.Metrics {
 			if !slices.Contains(allowed, m) {
 				rng := st.Of("metrics")

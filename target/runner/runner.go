@@ -348,30 +348,27 @@ func (r *run) last(s runplan.Step, res *resultframe.Result) bool {
 }
 
 // settleDecision applies a step's settle rule to every metric it
-// samples: the step is settled when each metric measured so far is, and
-// its width is the widest.
+// samples: the step is settled when each metric measured so far is (and
+// one was), and its width is the widest known.
 func settleDecision(st runplan.Settle, maxN int, samples map[string][]float64, taken int) stats.Decision {
 	rule := stats.Rule{CI: st.CI, Min: st.Min, Max: maxN}
-	out := stats.Decision{Reason: stats.Settled, Width: math.NaN()}
-	measured := 0
+	settled, measured, width := true, false, math.NaN()
 	for _, m := range st.Metrics {
-		v := samples[m]
-		if len(v) == 0 {
+		if len(samples[m]) == 0 {
 			continue
 		}
-		measured++
-		d := rule.Decide(v, taken)
-		if d.Reason != stats.Settled {
-			out.Reason = stats.Continue
-		}
-		if math.IsNaN(out.Width) || d.Width > out.Width || math.IsNaN(d.Width) {
-			out.Width = d.Width
+		measured = true
+		d := rule.Decide(samples[m], taken)
+		settled = settled && d.Reason == stats.Settled
+		if !math.IsNaN(d.Width) && (math.IsNaN(width) || d.Width > width) {
+			width = d.Width
 		}
 	}
-	if measured == 0 {
-		out.Reason = stats.Continue
-	}
-	if out.Reason == stats.Continue && taken >= maxN {
+	out := stats.Decision{Reason: stats.Continue, Width: width}
+	switch {
+	case measured && settled:
+		out.Reason = stats.Settled
+	case taken >= maxN:
 		out.Reason = stats.MaxN
 	}
 	return out
