@@ -56,6 +56,15 @@ type Board struct {
 	// ("" = the default), as time.Duration prints it.
 	RootWait string `json:"root_wait,omitempty"`
 	Boot     *Boot  `json:"boot,omitempty"`
+	// LAVA is how a LAVA lab knows the board; nil when the spec does not
+	// say.
+	LAVA *LAVA `json:"lava,omitempty"`
+}
+
+// LAVA is the board's device type and tags in a LAVA lab.
+type LAVA struct {
+	DeviceType string   `json:"device_type"`
+	Tags       []string `json:"tags,omitempty"`
 }
 
 // Boot is what build puts into the image for the bootloader: the

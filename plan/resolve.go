@@ -59,6 +59,9 @@ func (r *resolver) variant(sv *spec.Variant) Variant {
 	if sv.Board.RootWait > 0 {
 		v.Board.RootWait = sv.Board.RootWait.String()
 	}
+	if l := sv.Board.LAVA; l != nil {
+		v.Board.LAVA = &LAVA{DeviceType: l.DeviceType, Tags: l.Tags}
+	}
 	if len(sv.Matrix) > 0 {
 		v.Matrix = map[string]string{}
 		for _, ch := range sv.Matrix {

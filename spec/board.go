@@ -17,7 +17,7 @@ var boardSchema = &hcl.BodySchema{
 		{Name: "arch"}, {Name: "console"}, {Name: "storage"}, {Name: "init"},
 		{Name: "root_by"}, {Name: "bootloader"}, {Name: "kernel_args"}, {Name: "root_wait"},
 	},
-	Blocks: []hcl.BlockHeaderSchema{{Type: "boot"}},
+	Blocks: []hcl.BlockHeaderSchema{{Type: "boot"}, {Type: "lava"}},
 }
 
 // defaultConsole is the first serial port's name on each architecture's
@@ -81,12 +81,18 @@ func (d *decoder) board(b *hcl.Block, paths *resolver) *Board {
 		bd.RootWait, _ = time.ParseDuration(x.(string))
 	}
 	for _, blk := range c.Blocks {
-		if bd.Boot != nil {
+		switch {
+		case blk.Type == "lava" && bd.LAVA != nil:
+			d.errorf(blk.DefRange, "Duplicate lava block", "Board %q already has a lava block.", bd.Name)
+		case blk.Type == "lava":
+			bd.LAVA = d.lava(blk)
+		case bd.Boot != nil:
 			d.errorf(blk.DefRange, "Duplicate boot block", "Board %q already has a boot block.", bd.Name)
-			continue
+		default:
+			bd.Boot = d.bootFiles(blk, bd, paths)
 		}
-		bd.Boot = d.bootFiles(blk, bd, paths)
 	}
+	d.checkLAVA(bd)
 	return bd
 }
 

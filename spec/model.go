@@ -67,6 +67,7 @@ type Board struct {
 	// is the runner's default.
 	RootWait time.Duration
 	Boot     *BootFiles // nil: the image carries no kernel of its own
+	LAVA     *LAVA      // nil: the spec names no LAVA device type
 	Ranges
 }
 
