@@ -43,7 +43,7 @@ func RunBoard(ctx context.Context, v Variant, b Board, opt Options) (*Outcome, e
 	defer port.Close()
 	timeout := opt.Timeout
 	if timeout == 0 {
-		timeout = planTimeout(p)
+		timeout = PlanTimeout(p)
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()

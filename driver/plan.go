@@ -40,14 +40,14 @@ func testModules(p *runplan.Plan) []string {
 	return out
 }
 
-// needsWatchdog says whether a test arms the board's watchdog.
-func needsWatchdog(p *runplan.Plan) bool {
+// NeedsWatchdog says whether a test arms the board's watchdog.
+func NeedsWatchdog(p *runplan.Plan) bool {
 	return slices.ContainsFunc(p.Steps, func(s runplan.Step) bool { return s.Needs.Watchdog })
 }
 
-// planTimeout bounds a whole run: every iteration of every step may take
+// PlanTimeout bounds a whole run: every iteration of every step may take
 // its timeout, plus two minutes per boot.
-func planTimeout(p *runplan.Plan) time.Duration {
+func PlanTimeout(p *runplan.Plan) time.Duration {
 	total := 5 * time.Minute
 	for _, s := range p.Steps {
 		total += time.Duration(s.Iterations) * (s.IterationTimeout() + 2*time.Minute)
@@ -55,9 +55,9 @@ func planTimeout(p *runplan.Plan) time.Duration {
 	return total
 }
 
-// silenceFor is how long the console may stay quiet: the longest step
+// Silence is how long the console may stay quiet: the longest step
 // timeout, plus a margin for a boot.
-func silenceFor(p *runplan.Plan) time.Duration {
+func Silence(p *runplan.Plan) time.Duration {
 	longest := time.Duration(0)
 	for _, s := range p.Steps {
 		longest = max(longest, s.IterationTimeout())

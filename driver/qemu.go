@@ -105,14 +105,12 @@ func RunQEMU(ctx context.Context, v Variant, q QEMU, opt Options) (*Outcome, err
 		Arch:      a,
 		Append:    append(append([]string(nil), v.Bootargs...), "fsbench.finally=poweroff", "panic=-1"),
 		Disks:     []qemu.Disk{{Path: disk, Format: "raw", Interface: q.Disk}},
-		MemoryMiB: q.MemoryMiB, CPUs: q.CPUs, Accel: q.Accel, Watchdog: needsWatchdog(p),
+		MemoryMiB: q.MemoryMiB, CPUs: q.CPUs, Accel: q.Accel, Watchdog: NeedsWatchdog(p),
 	}
 	var kernelPackage string
 	switch q.Boot {
 	case "", BootDirect:
-		boot, err := qemu.PrepareDirectBoot(ctx, log, qemu.BootSetup{Arch: a, Kernel: q.Kernel, Cache: q.KernelCache,
-			Init: v.Runner, Modules: append(mach.Modules(fsTypes(p)...), testModules(p)...),
-			Initrd: filepath.Join(runDir, "initramfs.cpio.gz")})
+		boot, err := directBoot(ctx, log, p, mach, q, v.Runner, filepath.Join(runDir, "initramfs.cpio.gz"))
 		if err != nil {
 			return nil, err
 		}
@@ -144,7 +142,7 @@ func RunQEMU(ctx context.Context, v Variant, q QEMU, opt Options) (*Outcome, err
 	}
 	timeout := opt.Timeout
 	if timeout == 0 {
-		timeout = planTimeout(p)
+		timeout = PlanTimeout(p)
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -187,6 +185,27 @@ func RunQEMU(ctx context.Context, v Variant, q QEMU, opt Options) (*Outcome, err
 	return out, nil
 }
 
+// directBoot fetches the Debian kernel for a direct boot of mach and
+// writes the initramfs, with runner as its /init, to initrd.
+func directBoot(ctx context.Context, log logrus.FieldLogger, p *runplan.Plan, mach qemu.Machine, q QEMU, runner, initrd string) (*qemu.DirectBoot, error) {
+	return qemu.PrepareDirectBoot(ctx, log, qemu.BootSetup{Arch: p.Board.Arch, Kernel: q.Kernel, Cache: q.KernelCache,
+		Init: runner, Modules: append(mach.Modules(fsTypes(p)...), testModules(p)...), Initrd: initrd})
+}
+
+// DirectBootFiles prepares a direct boot of the variant built in dir on
+// another host's QEMU (a LAVA lab's): the Debian kernel, fetched into
+// q.KernelCache, and fsbench's initramfs, with runner as its /init,
+// written to initrd, for a machine with the variant's disk on
+// q.Disk's interface.
+func DirectBootFiles(ctx context.Context, log logrus.FieldLogger, dir string, q QEMU, runner, initrd string) (*qemu.DirectBoot, error) {
+	_, p, err := LoadBuild(dir)
+	if err != nil {
+		return nil, err
+	}
+	mach := qemu.Machine{Arch: p.Board.Arch, Disks: []qemu.Disk{{Interface: cmp.Or(q.Disk, qemu.Virtio)}}, Watchdog: NeedsWatchdog(p)}
+	return directBoot(ctx, log, p, mach, q, runner, initrd)
+}
+
 // follow is how a variant's console is followed through its plan.
 type follow struct {
 	variant string
@@ -221,7 +240,7 @@ func (f follow) run(ctx context.Context, src io.Reader) (*console.Summary, error
 		return nil, err
 	}
 	defer raw.Close()
-	copts := console.Options{Log: logf, Raw: raw, Store: store, Attrs: f.attrs, Silence: silenceFor(p), StopWhenComplete: f.stopWhenComplete,
+	copts := console.Options{Log: logf, Raw: raw, Store: store, Attrs: f.attrs, Silence: Silence(p), StopWhenComplete: f.stopWhenComplete,
 		OnBoot: func(b console.Boot) {
 			if d, ok := b.Interval(); ok {
 				log.Infof("boot %d: root mount to prompt %.3f s", b.N, d.Seconds())
@@ -267,7 +286,7 @@ func prepare(v Variant, opt Options, oneImage string) (logrus.FieldLogger, *imag
 		log = l
 	}
 	log = log.WithField("variant", v.Name)
-	m, p, err := loadBuild(v.Dir)
+	m, p, err := LoadBuild(v.Dir)
 	if err != nil {
 		return nil, nil, nil, "", err
 	}
@@ -281,7 +300,9 @@ func prepare(v Variant, opt Options, oneImage string) (logrus.FieldLogger, *imag
 	return log, m, p, runDir, os.MkdirAll(runDir, 0o755)
 }
 
-func loadBuild(dir string) (*imagegen.Manifest, *runplan.Plan, error) {
+// LoadBuild reads the manifest and the run plan of the variant built in
+// dir.
+func LoadBuild(dir string) (*imagegen.Manifest, *runplan.Plan, error) {
 	m, err := imagegen.ReadManifest(filepath.Join(dir, "manifest.json"))
 	if err != nil {
 		return nil, nil, err

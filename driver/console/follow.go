@@ -134,6 +134,27 @@ func (s *Summary) Missing() []uint64 {
 
 // Follow reads src until it ends or ctx is done.
 func Follow(ctx context.Context, src io.Reader, opt Options) (*Summary, error) {
+	rd := capture.NewReader(src, opt.Idle)
+	rd.Raw = opt.Raw
+	defer rd.Close()
+	return follow(ctx, rd, opt, false)
+}
+
+// Lines is a console recorded elsewhere, line by line with the time each
+// arrived (a LAVA job's log): Next returns io.EOF after the last.
+type Lines interface {
+	Next(ctx context.Context) (capture.Line, error)
+}
+
+// Replay follows a recorded console as Follow follows a live one, with
+// no waiting: Options.Silence and the root wait's timer do not apply (the
+// recorder had its own timeouts), nor Options.Raw.
+func Replay(ctx context.Context, src Lines, opt Options) (*Summary, error) {
+	opt.Silence = 0
+	return follow(ctx, src, opt, true)
+}
+
+func follow(ctx context.Context, rd Lines, opt Options, replay bool) (*Summary, error) {
 	if opt.RootMount == nil {
 		opt.RootMount = DefaultRootMount
 	}
@@ -145,16 +166,13 @@ func Follow(ctx context.Context, src io.Reader, opt Options) (*Summary, error) {
 	}
 	opt.Marks = opt.Marks.withDefaults()
 	f := &follower{opt: opt, dec: resultframe.NewDecoder(), sum: &Summary{}}
-	rd := capture.NewReader(src, opt.Idle)
-	rd.Raw = opt.Raw
-	defer rd.Close()
 	for {
 		lctx, cancel := ctx, context.CancelFunc(func() {})
 		if opt.Silence > 0 {
 			lctx, cancel = context.WithTimeout(ctx, opt.Silence)
 		}
 		wctx, wcancel := lctx, context.CancelFunc(func() {})
-		if left, waiting := f.rootWaitLeft(); waiting {
+		if left, waiting := f.rootWaitLeft(); waiting && !replay {
 			wctx, wcancel = context.WithTimeout(lctx, max(left, 0))
 		}
 		l, err := rd.Next(wctx)

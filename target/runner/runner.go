@@ -195,7 +195,12 @@ func (r *run) run(ctx context.Context) (Status, error) {
 func (r *run) finishPlan() error {
 	res := resultframe.PlanComplete(r.st.Seq+1, r.st.Boots) // this one included
 	r.st.Done = true
-	return r.record(res)
+	if err := r.record(res); err != nil {
+		return err
+	}
+	// A LAVA job's monitor ends at this line (CompleteMessage).
+	r.logf("%s: %d results in %d boots", runplan.CompleteMessage, r.st.Seq, r.st.Boots)
+	return nil
 }
 
 func (r *run) shutdown(cmd string) error {

@@ -41,6 +41,16 @@ const (
 // host sees it on the console too.
 const ReadyMessage = "fsbench-runner: userspace ready"
 
+// CompleteMessage follows "fsbench-runner: " on the console once the
+// runner has printed the plan's closing result; StartMessage starts the
+// line with which it begins each boot's work ("fsbench-runner: run ID,
+// boot N, VARIANT: step I of M"). A LAVA job's monitor follows the plan
+// from the one to the other.
+const (
+	CompleteMessage = "plan complete"
+	StartMessage    = "run "
+)
+
 // PowerCutMarker starts the console line with which the runner asks the
 // host to cut the board's power (power_loss's host_kill trigger):
 // "fsbench-power-cut: N" asks for the cut N seconds after the line.
