@@ -10,6 +10,7 @@ require (
 	github.com/sirupsen/logrus v1.10.2
 	github.com/ulikunitz/xz v0.5.15
 	github.com/zclconf/go-cty v1.20.0
+	go.yaml.in/yaml/v3 v3.0.5
 	golang.org/x/sys v0.47.0
 )
 

@@ -13,6 +13,7 @@ import (
 var contextKeys = []struct{ key, label string }{
 	{"target", "target"},
 	{"board", "board"},
+	{"lava_device", "LAVA device"},
 	{"machine", "machine"},
 	{"accel", "accelerator"},
 	{"disk", "storage device"},

@@ -88,6 +88,7 @@ FSBENCH_TOOL_PACKAGES=(
 	fakeroot attr xz-utils zstd lz4 qemu-system-x86 qemu-system-arm qemu-utils cpio
 	u-boot-qemu u-boot-tools
 	fio postmark sqlite3 chromium shellcheck
+	lava-dispatcher lava-common telnet
 )
 
 # ensure_foreign_archs lets apt download arm64 and armhf packages on

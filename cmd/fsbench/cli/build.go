@@ -14,6 +14,7 @@ import (
 	"github.com/fsbench/fsbench/imagegen"
 	"github.com/fsbench/fsbench/imagegen/payload"
 	"github.com/fsbench/fsbench/plan"
+	"github.com/fsbench/fsbench/spec"
 )
 
 func runBuild(env *Env, args []string) int {
@@ -54,12 +55,7 @@ func runBuild(env *Env, args []string) int {
 	// every input, which takes a while for a large tree.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	s, p, diags := plan.LoadSealed(path, sf.options(env))
-	writeDiags(env, s, diags)
-	if diags.HasErrors() {
-		return ExitInvalid
-	}
-	variants, code := selectVariants(env, p, *variant)
+	s, p, variants, code := loadVariants(env, path, &sf, *variant)
 	if code != ExitOK {
 		return code
 	}
@@ -118,6 +114,19 @@ func runBootargs(env *Env, args []string) int {
 }
 
 // selectVariants returns every variant, or the one named.
+// loadVariants loads and seals the spec at path, reporting its
+// diagnostics, and picks the variants a command works on: all, or the
+// one named.
+func loadVariants(env *Env, path string, sf *specFlags, variant string) (*spec.Spec, *plan.Plan, []plan.Variant, int) {
+	s, p, diags := plan.LoadSealed(path, sf.options(env))
+	writeDiags(env, s, diags)
+	if diags.HasErrors() {
+		return nil, nil, nil, ExitInvalid
+	}
+	variants, code := selectVariants(env, p, variant)
+	return s, p, variants, code
+}
+
 func selectVariants(env *Env, p *plan.Plan, name string) ([]plan.Variant, int) {
 	if name == "" {
 		return p.Variants, ExitOK

@@ -64,6 +64,7 @@ func commands() []command {
 		{"kconfig", "print the kernel configuration fragment the spec needs", runKconfig},
 		{"buildvars", "print the Buildroot or Yocto settings the spec needs", runBuildvars},
 		{"run", "build, boot on QEMU, run the tests and print the results", runRun},
+		{"lava", "write LAVA jobs for a lab, submit them, and read their results back", runLAVA},
 		{"capture", "timestamp a serial console and collect the runner's results", runCapture},
 		{"report", "turn results into an HTML and Markdown report with charts, CSV and JSON", runReport},
 		{"reference", "print every filesystem, tuning option, mount option and recipe", runReference},

@@ -16,7 +16,6 @@ import (
 	"github.com/fsbench/fsbench/driver/qemu/kernel"
 	"github.com/fsbench/fsbench/imagegen"
 	"github.com/fsbench/fsbench/imagegen/payload"
-	"github.com/fsbench/fsbench/plan"
 	"github.com/fsbench/fsbench/wire/resultframe"
 )
 
@@ -90,12 +89,7 @@ func runRun(env *Env, args []string) int {
 	// every input, which takes a while for a large tree.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	s, p, diags := plan.LoadSealed(path, sf.options(env))
-	writeDiags(env, s, diags)
-	if diags.HasErrors() {
-		return ExitInvalid
-	}
-	variants, code := selectVariants(env, p, *variant)
+	s, p, variants, code := loadVariants(env, path, &sf, *variant)
 	if code != ExitOK {
 		return code
 	}
