@@ -383,12 +383,3 @@ func fileSHA256(p string) (string, error) {
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
-
-// jobFile is a job's file name, checked to stay one name in the
-// directory the jobs are written to.
-func jobFile(name string) error {
-	if name == "" || name != filepath.Base(name) || strings.HasPrefix(name, ".") {
-		return fmt.Errorf("job file name %q", name)
-	}
-	return nil
-}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -333,7 +334,7 @@ func runLAVAResults(env *Env, args []string) int {
 		if err := json.Unmarshal(b, &rec); err != nil {
 			return fail(ExitIO, "%s: %v", *jobsFile, err)
 		}
-		*serverURL = cmpOr(*serverURL, rec.Server)
+		*serverURL = cmp.Or(*serverURL, rec.Server)
 		for _, j := range rec.Jobs {
 			ids = append(ids, j.ID)
 		}
@@ -361,7 +362,7 @@ func runLAVAResults(env *Env, args []string) int {
 			sources = append(sources, source{name: strconv.Itoa(id), load: func() (lava.Run, error) {
 				r, j, err := server.Fetch(ctx, id)
 				if err == nil && j.Health != "Complete" {
-					env.Log.Warnf("job %d is %s: %s", id, j.Health, cmpOr(j.FailureComment, "no failure comment"))
+					env.Log.Warnf("job %d is %s: %s", id, j.Health, cmp.Or(j.FailureComment, "no failure comment"))
 				}
 				return r, err
 			}})
@@ -374,7 +375,7 @@ func runLAVAResults(env *Env, args []string) int {
 			return fail(ExitUsage, "-job-id and -device describe one log; give one LOG with them")
 		}
 		for _, a := range fs.Args() {
-			name := cmpOr(*jobID, strings.TrimSuffix(filepath.Base(a), filepath.Ext(a)))
+			name := cmp.Or(*jobID, strings.TrimSuffix(filepath.Base(a), filepath.Ext(a)))
 			sources = append(sources, source{name: name, load: func() (lava.Run, error) {
 				f, err := os.Open(a)
 				if err != nil {
@@ -443,11 +444,4 @@ func convertLAVA(ctx context.Context, env *Env, out, name string, load func() (l
 	}
 	fmt.Fprintf(env.Stdout, "%s: %d results (%s)\n", filepath.Join(dir, "results.jsonl"), n, time.Since(start).Round(time.Millisecond))
 	return err
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
