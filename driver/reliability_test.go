@@ -101,20 +101,27 @@ test "dm_flakey" "late" {
 // host-side power cut, and dm_flakey through the kernel's device-mapper, in
 // QEMU, and checks that every iteration arrives classified on both axes.
 func TestReliabilityInQEMU(t *testing.T) {
+	runSpecInQEMU(t, "reliability", reliabilitySpec, 25*time.Minute, "boots VMs through power cuts", checkReliability)
+}
+
+// runSpecInQEMU runs a spec's every variant in QEMU and checks each
+// variant's outcome with check and its charts with the report.
+func runSpecInQEMU(t *testing.T, name, specText string, limit time.Duration, why string, check func(*testing.T, *Outcome)) {
+	t.Helper()
 	for _, tool := range []string{"qemu-system-x86_64", "apt-get", "fakeroot"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Skipf("needs %s (scripts/test.sh installs it)", tool)
 		}
 	}
 	if testing.Short() {
-		t.Skip("boots VMs through power cuts")
+		t.Skip(why)
 	}
 	t.Parallel()
 	dir := t.TempDir()
-	path := filepath.Join(dir, "reliability.fsb.hcl")
-	os.WriteFile(path, []byte(reliabilitySpec), 0o644)
+	path := filepath.Join(dir, name+".fsb.hcl")
+	os.WriteFile(path, []byte(specText), 0o644)
 	s, p := loadSpec(t, path)
-	ctx, cancel := context.WithTimeout(context.Background(), 25*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	outcomes := runJob(t, ctx, testJob(t, s, p, filepath.Join(dir, "out")))
 	for _, v := range p.Variants {
@@ -123,7 +130,7 @@ func TestReliabilityInQEMU(t *testing.T) {
 			if o == nil {
 				t.Skip("did not complete (above)")
 			}
-			checkReliability(t, o)
+			check(t, o)
 			checkCharts(t, v.Tests, o.Results)
 		})
 	}

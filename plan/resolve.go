@@ -12,10 +12,12 @@ import (
 
 	"github.com/fsbench/fsbench/filesystems"
 	"github.com/fsbench/fsbench/internal/cmdline"
+	"github.com/fsbench/fsbench/internal/units"
 	"github.com/fsbench/fsbench/plan/layout"
 	"github.com/fsbench/fsbench/recipes"
 	"github.com/fsbench/fsbench/spec"
 	"github.com/fsbench/fsbench/spec/diag"
+	"github.com/fsbench/fsbench/spec/fields"
 )
 
 // Resolve turns a loaded spec into a plan, without its inputs and
@@ -83,9 +85,40 @@ func (r *resolver) variant(sv *spec.Variant) Variant {
 	v.Board.Boot = r.boot(sv, v)
 	v.Bootargs = bootargs(v.Board, root)
 	for _, st := range sv.Tests {
-		v.Tests = append(v.Tests, r.test(st))
+		t := r.test(st)
+		r.checkPartitionSpace(st, t, &v)
+		v.Tests = append(v.Tests, t)
 	}
 	return v
+}
+
+// checkPartitionSpace refuses a partition that a test's field names (the
+// write log of crash_states) when it is placed smaller than any case of
+// the test needs: the run would only find out on the board.
+func (r *resolver) checkPartitionSpace(st *spec.Test, t Test, v *Variant) {
+	rec, ok := recipes.Lookup(st.Recipe)
+	if !ok || rec.Partitions == nil {
+		return
+	}
+	for _, f := range rec.Fields {
+		name, ok := st.Params[f.Name].(string)
+		if f.Kind != fields.Partition || !ok {
+			continue
+		}
+		p, ok := v.TestPartition(name)
+		if !ok {
+			continue
+		}
+		for _, c := range t.Cases {
+			need, why := rec.Partitions(recipes.Params(c.Params), f.Name)
+			if need > p.Size {
+				r.errorf(st.Of(f.Name), "Partition too small",
+					"Test %q %q case %s needs about %s on partition %q for %s, and the partition holds %s: make it larger or the workload smaller.",
+					st.Recipe, st.Name, c.Name, units.FormatSize(need), name, why, units.FormatSize(p.Size))
+				return
+			}
+		}
+	}
 }
 
 func (r *resolver) image(sv *spec.Variant, si *spec.Image) Image {

@@ -104,6 +104,11 @@ type Recipe struct {
 	// of every bs). It receives converted values with defaults applied;
 	// fields without a default may be absent. nil when there is none.
 	Check func(p Params) []Problem
+	// Partitions gives, for a field of kind fields.Partition and one
+	// case's values, the bytes the partition it names must hold and what
+	// they are for; the plan checks them once partitions are placed. nil
+	// when the recipe names no such partition.
+	Partitions func(p Params, field string) (need int64, why string)
 	// Reboots means the test reboots the target (boot_time, power_loss):
 	// the runner must keep its progress across boots.
 	Reboots bool

@@ -26,6 +26,7 @@ var catalogue = []struct {
 	{"sqlite_tps", newSQLiteTPS},
 	{"power_loss", newPowerLoss},
 	{"dm_flakey", newDMFlakey},
+	{"crash_states", newCrashStates},
 }
 
 // Lookup returns a fresh copy of the recipe called name.

@@ -11,7 +11,7 @@ import (
 )
 
 var wantNames = []string{
-	"boot_time", "dd_sweep", "dm_flakey", "fio", "fsck_time", "fsync_latency",
+	"boot_time", "crash_states", "dd_sweep", "dm_flakey", "fio", "fsck_time", "fsync_latency",
 	"mkfs_stats", "mount_time", "power_loss", "small_files", "sqlite_tps",
 }
 
@@ -98,6 +98,7 @@ func TestRecipeFlags(t *testing.T) {
 		"small_files":   {OnFilesystem, false, false, false, false},
 		"power_loss":    {OnDevice, true, true, false, false},
 		"dm_flakey":     {OnDevice, false, true, false, false},
+		"crash_states":  {OnDevice, false, true, false, false},
 	}
 	for name, w := range want {
 		r := mustLookup(t, name)
@@ -136,7 +137,13 @@ func TestDefaultsRoundTripThroughConvert(t *testing.T) {
 				}
 			}
 		}
-		if probs := r.Validate(r.Defaults()); len(probs) != 0 {
+		p := r.Defaults()
+		for _, f := range r.Fields {
+			if f.Required && f.Kind == fields.Partition {
+				p[f.Name] = "log" // what the spec decoder gives for partition.log
+			}
+		}
+		if probs := r.Validate(p); len(probs) != 0 {
 			t.Errorf("%s: defaults have problems: %v", name, probs)
 		}
 	}

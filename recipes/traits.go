@@ -2,8 +2,10 @@ package recipes
 
 import (
 	"slices"
+	"strings"
 	"time"
 
+	"github.com/fsbench/fsbench/wire/resultframe"
 	"github.com/fsbench/fsbench/wire/runplan"
 )
 
@@ -57,6 +59,11 @@ type Report struct {
 	// a result attribute): the summary and the report count the classes
 	// instead of averaging metrics.
 	Outcomes []Axis
+	// OutcomeCounts means a result stands for many classified runs
+	// (crash_states' campaign, for its states): it carries the count of
+	// each class as the metric <axis>.<class>, and it is those counts
+	// that add up, not the result's own attributes.
+	OutcomeCounts bool
 	// Charts are the report's figures of each test of the recipe, in
 	// this order.
 	Charts []Chart
@@ -270,3 +277,30 @@ func (r *Recipe) SettleMetrics() []string {
 	}
 	return out
 }
+
+// Classes returns what one result counts on the outcome axis attr: its
+// attribute once, or with OutcomeCounts the counts of its metrics
+// <attr>.<class>. ok is false when the result classified nothing.
+func (r Report) Classes(attr string, res *resultframe.Result) (counts map[string]int, ok bool) {
+	counts = map[string]int{}
+	if r.OutcomeCounts {
+		for _, m := range res.Metrics {
+			if class, found := strings.CutPrefix(m.Name, attr+"."); found && m.Value >= 1 {
+				counts[class] += int(m.Value)
+			}
+		}
+		return counts, len(counts) > 0
+	}
+	v, found := res.Attrs[attr]
+	if !found {
+		if res.Status != resultframe.StatusOK {
+			return nil, false // a failed run that classified nothing
+		}
+		v = NotRecorded
+	}
+	counts[v] = 1
+	return counts, true
+}
+
+// NotRecorded stands for an outcome attribute a result does not carry.
+const NotRecorded = "(not recorded)"

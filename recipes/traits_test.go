@@ -19,7 +19,7 @@ func TestAllMatchesNames(t *testing.T) {
 	if !slices.Equal(sorted, Names()) {
 		t.Errorf("All() = %v, Names() = %v", names, Names())
 	}
-	if names[0] != "fio" || names[len(names)-1] != "dm_flakey" {
+	if names[0] != "fio" || names[len(names)-1] != "crash_states" {
 		t.Errorf("All() order %v: the performance tests first, the reliability tests last", names)
 	}
 }

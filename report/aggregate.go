@@ -290,12 +290,9 @@ func (t *table) addOutcomes(outcomes map[rowKey]*Outcome, c *Context, r *resultf
 	}
 	for _, ax := range rec.Report.Outcomes {
 		axis := ax.Attr
-		v, ok := r.Attrs[axis]
+		counts, ok := rec.Report.Classes(axis, r)
 		if !ok {
-			if r.Status != resultframe.StatusOK {
-				continue // a failed run that classified nothing
-			}
-			v = notRecorded
+			continue
 		}
 		k := rowKey{c.ID, r.Recipe, r.Name, r.Case, r.Variant, "", axis}
 		o := outcomes[k]
@@ -303,12 +300,11 @@ func (t *table) addOutcomes(outcomes map[rowKey]*Outcome, c *Context, r *resultf
 			o = &Outcome{Context: c, Recipe: r.Recipe, Test: r.Name, Case: r.Case, Variant: r.Variant, Axis: axis, Counts: map[string]int{}}
 			outcomes[k] = o
 		}
-		o.Counts[v]++
+		for v, n := range counts {
+			o.Counts[v] += n
+		}
 	}
 }
-
-// notRecorded stands for an outcome attribute a result does not carry.
-const notRecorded = "(not recorded)"
 
 func (t *table) sortOutcomes(outcomes map[rowKey]*Outcome, ord map[string]order, ctxIndex map[string]int) {
 	for _, o := range outcomes {

@@ -20,7 +20,7 @@ var outcomeColors = map[string]string{
 	"AutoRO": "#F0E442", "Errors": "#F0E442",
 	"LostSynced": "#E69F00", "Fsck": "#D55E00",
 	"Corrupt": "#CC3311", "Fatal": "#222222",
-	"NoFault": "#E8E8E8", notRecorded: "#BBBBBB",
+	"NoFault": "#E8E8E8", recipes.NotRecorded: "#BBBBBB",
 }
 
 // otherColors are the colours of outcome values the recipes do not
@@ -50,15 +50,15 @@ func (v *view) outcomeChart(recipe, test string, ax recipes.Axis, key, title str
 	cats := slices.DeleteFunc(slices.Clone(ax.Classes), func(c string) bool { return slices.Contains(noFaultClasses, c) && !seen[c] })
 	var extra []string
 	for val := range seen {
-		if !slices.Contains(cats, val) && val != notRecorded {
+		if !slices.Contains(cats, val) && val != recipes.NotRecorded {
 			extra = append(extra, val)
 		}
 	}
 	slices.Sort(extra)
 	known := len(cats)
 	cats = append(cats, extra...)
-	if seen[notRecorded] {
-		cats = append(cats, notRecorded)
+	if seen[recipes.NotRecorded] {
+		cats = append(cats, recipes.NotRecorded)
 	}
 	sc := &StackChart{Axis: axis, Categories: cats}
 	for i, cat := range cats {

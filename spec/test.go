@@ -8,6 +8,7 @@ import (
 	"github.com/fsbench/fsbench/filesystems"
 	"github.com/fsbench/fsbench/recipes"
 	"github.com/fsbench/fsbench/spec/diag"
+	"github.com/fsbench/fsbench/spec/fields"
 )
 
 // decodeTest reads a test block against its recipe's schema. The "on"
@@ -36,9 +37,15 @@ func (d *decoder) test(b *hcl.Block) *Test {
 	t.Ranges = newRanges(b.DefRange, c.Attributes)
 	if a, ok := c.Attributes["on"]; ok {
 		t.OnAt = a.Expr.Range()
-		t.On = d.partitionRef(a)
+		t.On = d.partitionRef(a, "on")
 	}
 	for _, f := range r.Fields {
+		if a, ok := c.Attributes[f.Name]; ok && f.Kind == fields.Partition {
+			if name := d.partitionRef(a, f.Name); name != "" {
+				t.Params[f.Name] = name
+			}
+			continue
+		}
 		if x, ok := d.field(c.Attributes, f, "Invalid test parameter"); ok {
 			t.Params[f.Name] = x
 		}
@@ -58,16 +65,21 @@ func (d *decoder) test(b *hcl.Block) *Test {
 	return t
 }
 
-// partitionRef reads `on = partition.NAME`.
-func (d *decoder) partitionRef(a *hcl.Attribute) string {
+// partitionRef reads `on = partition.NAME`, or another attribute that
+// names a partition the same way.
+func (d *decoder) partitionRef(a *hcl.Attribute, attr string) string {
+	summary, example := "Invalid test target", "partition.rootfs"
+	if attr != "on" {
+		summary, example = "Invalid partition reference", "partition.log"
+	}
 	tr, diags := hcl.AbsTraversalForExpr(a.Expr)
 	if diags.HasErrors() || len(tr) != 2 || tr.RootName() != "partition" {
-		d.errorf(a.Expr.Range(), "Invalid test target", "on takes a partition reference such as partition.rootfs.")
+		d.errorf(a.Expr.Range(), summary, "%s takes a partition reference such as %s.", attr, example)
 		return ""
 	}
 	step, ok := tr[1].(hcl.TraverseAttr)
 	if !ok {
-		d.errorf(a.Expr.Range(), "Invalid test target", "on takes a partition reference such as partition.rootfs.")
+		d.errorf(a.Expr.Range(), summary, "%s takes a partition reference such as %s.", attr, example)
 		return ""
 	}
 	return step.Name
@@ -115,6 +127,35 @@ func (d *decoder) checkTestTargets(tests []*Test, images []*Image) {
 			continue
 		}
 		d.checkTarget(t, r, p)
+		d.checkPartitionFields(t, r, images, boot, names)
+	}
+}
+
+// checkPartitionFields resolves the partitions a test's fields name
+// besides `on` (crash_states' log): each must be another partition of the
+// image the board boots, not the root one, and hold no filesystem, since
+// the test overwrites it.
+func (d *decoder) checkPartitionFields(t *Test, r *recipes.Recipe, images []*Image, boot int, names []string) {
+	for _, f := range r.Fields {
+		name, ok := t.Params[f.Name].(string)
+		if f.Kind != fields.Partition || !ok {
+			continue
+		}
+		at := t.Of(f.Name)
+		p, holders := testPartition(images, boot, name)
+		switch {
+		case p == nil && len(holders) == 0:
+			d.errorf(at, "Unknown partition", "No image has a partition %q.%s", name, diag.DidYouMean(name, names))
+		case p == nil:
+			d.errorf(at, "Ambiguous partition", "Images %s each have a partition %q, and the image the board boots has none: rename one of them.", quoteAll(holders), name)
+		case name == t.On:
+			d.errorf(at, "Partition used twice", "%s names the partition the test runs on (%q); the test overwrites it, so give %s a partition of its own.", f.Name, name, f.Name)
+		case p.Root:
+			d.errorf(at, "Root partition overwritten", "%s names the root partition %q, and the test overwrites it; give %s a partition of its own.", f.Name, name, f.Name)
+		case p.Filesystem != nil:
+			d.errorf(at, "Partition with a filesystem overwritten",
+				"%s names partition %q, which has a filesystem block; the test overwrites the partition, so give %s one without a filesystem.", f.Name, name, f.Name)
+		}
 	}
 }
 

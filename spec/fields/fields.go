@@ -40,6 +40,10 @@ const (
 	// Duration is a time such as "10s" or "250ms"; Go value string in
 	// time.Duration's canonical form, so that JSON stays readable.
 	Duration
+	// Partition is a reference to one of the spec's partitions, written
+	// partition.NAME as `on` is; Go value string, the name. The spec
+	// decoder reads it statically (Convert refuses it), and resolves it.
+	Partition
 )
 
 func (k Kind) String() string {
@@ -58,6 +62,8 @@ func (k Kind) String() string {
 		return "one of a fixed set of strings"
 	case Duration:
 		return "duration"
+	case Partition:
+		return "partition reference"
 	}
 	return "unknown"
 }
@@ -210,6 +216,8 @@ func (f Field) scalar(v cty.Value) (any, error) {
 			return nil, err
 		}
 		return d.String(), f.checkRange(d.Seconds(), d.String())
+	case Partition:
+		return nil, fmt.Errorf("a partition reference such as partition.log is required")
 	}
 	return nil, fmt.Errorf("field %s has an unknown kind", f.Name)
 }

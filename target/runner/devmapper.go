@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -26,10 +27,12 @@ const (
 	dmBufferSize  = 16 << 10
 	dmSuspendFlag = 1 << 1
 
-	dmDevCreate  = 3
-	dmDevRemove  = 4
-	dmDevSuspend = 6
-	dmTableLoad  = 9
+	dmDevCreate   = 3
+	dmDevRemove   = 4
+	dmDevSuspend  = 6
+	dmTableLoad   = 9
+	dmTableStatus = 12
+	dmTargetMsg   = 14
 )
 
 // dmRequest is _IOWR(0xfd, nr, struct dm_ioctl).
@@ -46,37 +49,48 @@ type dmTarget struct {
 // dmIoctl sends one request for the device name, with targets (for a
 // table load), and returns the answer's header.
 func dmIoctl(nr uintptr, name string, flags uint32, targets []dmTarget) ([]byte, error) {
-	if len(name) >= dmNameLen {
-		return nil, fmt.Errorf("device-mapper name %q is too long", name)
-	}
-	buf := make([]byte, dmBufferSize)
-	ne := binary.NativeEndian
-	ne.PutUint32(buf[0:], 4) // interface version 4.0.0
-	ne.PutUint32(buf[16:], dmHeaderSize)
-	ne.PutUint32(buf[20:], uint32(len(targets)))
-	ne.PutUint32(buf[28:], flags)
-	copy(buf[48:48+dmNameLen], name)
-	off := dmHeaderSize
+	var payload []byte
 	for i, t := range targets {
-		spec := buf[off:]
-		ne.PutUint64(spec[0:], t.start)
-		ne.PutUint64(spec[8:], t.length)
 		if len(t.kind) >= 16 {
 			return nil, fmt.Errorf("target type %q is too long", t.kind)
 		}
+		n := (dmSpecSize + len(t.params) + 1 + 7) &^ 7
+		spec := make([]byte, n)
+		ne := binary.NativeEndian
+		ne.PutUint64(spec[0:], t.start)
+		ne.PutUint64(spec[8:], t.length)
 		copy(spec[24:40], t.kind)
-		n := dmSpecSize + len(t.params) + 1
-		n = (n + 7) &^ 7
-		if off+n > len(buf) {
-			return nil, errors.New("device-mapper table too long")
-		}
 		copy(spec[dmSpecSize:], t.params)
 		if i < len(targets)-1 {
 			ne.PutUint32(spec[20:], uint32(n))
 		}
-		off += n
+		payload = append(payload, spec...)
 	}
+	buf, err := dmCall(nr, name, flags, len(targets), payload)
+	if err != nil {
+		return nil, err
+	}
+	return buf[:dmHeaderSize], nil
+}
+
+// dmCall sends one request with its payload after the header and returns
+// the whole answer.
+func dmCall(nr uintptr, name string, flags uint32, targets int, payload []byte) ([]byte, error) {
+	if len(name) >= dmNameLen {
+		return nil, fmt.Errorf("device-mapper name %q is too long", name)
+	}
+	if dmHeaderSize+len(payload) > dmBufferSize {
+		return nil, errors.New("device-mapper request too long")
+	}
+	buf := make([]byte, dmBufferSize)
+	ne := binary.NativeEndian
+	ne.PutUint32(buf[0:], 4) // interface version 4.0.0
 	ne.PutUint32(buf[12:], uint32(len(buf)))
+	ne.PutUint32(buf[16:], dmHeaderSize)
+	ne.PutUint32(buf[20:], uint32(targets))
+	ne.PutUint32(buf[28:], flags)
+	copy(buf[48:48+dmNameLen], name)
+	copy(buf[dmHeaderSize:], payload)
 	fd, err := unix.Open(dmControl, unix.O_RDWR|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return nil, fmt.Errorf("opening %s (is dm_mod loaded?): %w", dmControl, err)
@@ -85,7 +99,38 @@ func dmIoctl(nr uintptr, name string, flags uint32, targets []dmTarget) ([]byte,
 	if _, _, errno := unix.Syscall(unix.SYS_IOCTL, uintptr(fd), dmRequest(nr), uintptr(unsafe.Pointer(&buf[0]))); errno != 0 {
 		return nil, errno
 	}
-	return buf[:dmHeaderSize], nil
+	return buf, nil
+}
+
+// dmMessage sends a message to the device's target (struct
+// dm_target_msg: the sector, 0 for the first target, then the text).
+func dmMessage(name, msg string) error {
+	payload := make([]byte, 8+len(msg)+1)
+	copy(payload[8:], msg)
+	if _, err := dmCall(dmTargetMsg, name, 0, 0, payload); err != nil {
+		return fmt.Errorf("message %q to %s: %w", msg, name, err)
+	}
+	return nil
+}
+
+// dmStatus is the status line of the device's first target (its INFO
+// status: log-writes gives "<entries> <sector>[ logging_disabled]", a
+// snapshot "<used>/<total> <metadata>", "Invalid" or "Overflow").
+func dmStatus(name string) (string, error) {
+	buf, err := dmCall(dmTableStatus, name, 0, 0, nil)
+	if err != nil {
+		return "", fmt.Errorf("status of %s: %w", name, err)
+	}
+	ne := binary.NativeEndian
+	start, count := ne.Uint32(buf[16:]), ne.Uint32(buf[20:])
+	if count == 0 || int(start)+dmSpecSize > len(buf) {
+		return "", fmt.Errorf("status of %s: no target", name)
+	}
+	text := buf[int(start)+dmSpecSize:]
+	if i := bytes.IndexByte(text, 0); i >= 0 {
+		text = text[:i]
+	}
+	return string(text), nil
 }
 
 // dmDevice is a device-mapper device the runner created.

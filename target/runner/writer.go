@@ -18,11 +18,16 @@ import (
 type reliabilityWriter struct {
 	dir   string
 	pat   pattern
-	log   *syncLog
+	log   durableLog
 	kind  string // small_files, large_file, fsync
 	small int64  // bytes per small file
 	large int64  // bytes of the large file
 	count int    // files per round of small_files
+	// limit ends untilCut after so many files or appends (0: until the
+	// context ends); noSync counts data durable without syncing it (a
+	// negative control of the data check).
+	limit  int
+	noSync bool
 	// Written and Errors count what the writer did; the first write
 	// error is kept.
 	Written int64
@@ -79,8 +84,17 @@ func (w *reliabilityWriter) writeFile(ctx context.Context, name string, size int
 	return f, nil
 }
 
+// durableLog is where a writer records what it made durable: the sync
+// log of power_loss and dm_flakey, crash_states' marks in the write log.
+type durableLog interface {
+	synced(name string, size int64) error
+}
+
 // durable fsyncs f and the directory, then logs its size as synced.
 func (w *reliabilityWriter) durable(f *os.File, name string, size int64) error {
+	if w.noSync {
+		return w.log.synced(name, size)
+	}
 	if err := f.Sync(); err != nil {
 		return fmt.Errorf("fsync %s: %w", name, err)
 	}
@@ -96,7 +110,7 @@ func (w *reliabilityWriter) untilCut(ctx context.Context) error {
 	if w.kind == "fsync" {
 		return w.appendUntilCut(ctx)
 	}
-	for n := 1; ; n++ {
+	for n := 1; w.limit == 0 || n <= w.limit; n++ {
 		name, size := w.fileName(n), w.intended(w.fileName(n))
 		f, err := w.writeFile(ctx, name, size)
 		if err != nil {
@@ -109,6 +123,7 @@ func (w *reliabilityWriter) untilCut(ctx context.Context) error {
 		}
 		w.Files++
 	}
+	return nil
 }
 
 // appendUntilCut appends 4KiB records to one file, each followed by
@@ -124,19 +139,22 @@ func (w *reliabilityWriter) appendUntilCut(ctx context.Context) error {
 	src := w.pat.stream(name)
 	rec := make([]byte, 4096)
 	var size int64
-	for first := true; ctx.Err() == nil; first = false {
+	for n := 1; ctx.Err() == nil && (w.limit == 0 || n <= w.limit); n++ {
+		first := n == 1
 		src.Read(rec)
 		if _, err := f.Write(rec); err != nil {
 			return err
 		}
 		size += int64(len(rec))
 		w.Written = size
-		if err := f.Sync(); err != nil {
-			return fmt.Errorf("fsync %s: %w", name, err)
-		}
-		if first {
-			if err := atomicfile.SyncDir(w.dir); err != nil {
-				return err
+		if !w.noSync {
+			if err := f.Sync(); err != nil {
+				return fmt.Errorf("fsync %s: %w", name, err)
+			}
+			if first {
+				if err := atomicfile.SyncDir(w.dir); err != nil {
+					return err
+				}
 			}
 		}
 		if err := w.log.synced(name, size); err != nil {

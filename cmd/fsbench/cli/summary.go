@@ -73,7 +73,10 @@ func writeSummary(w io.Writer, vs []variantResults) {
 					if classes[k][vr.name] == nil {
 						classes[k][vr.name] = map[string]int{}
 					}
-					classes[k][vr.name][r.Attrs[a]]++
+					counts, _ := rep.Classes(a, &r)
+					for class, n := range counts {
+						classes[k][vr.name][class] += n
+					}
 				}
 				continue
 			}

@@ -1,0 +1,151 @@
+package driver
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fsbench/fsbench/wire/resultframe"
+)
+
+// crashSpec is a small crash_states campaign on ext4 and btrfs: the log
+// and the rename workloads checked at every flush and FUA write, and the
+// two negative controls (a workload that counts data durable without
+// fsync, and a replay without one synced write), which must be caught.
+const crashSpec = `
+matrix "fs" {
+  values = ["ext4", "btrfs"]
+}
+
+board "qemu-x86_64" {
+  arch    = "x86_64"
+  console = "ttyS0,115200n8"
+  storage = "vda"
+}
+
+image "disk" {
+  table = "gpt"
+  size  = "560MiB"
+
+  partition "rootfs" {
+    size = "200MiB"
+    root = true
+    filesystem {
+      type  = "ext4"
+      mount = ["noatime"]
+    }
+    contents { userland = "busybox" }
+  }
+
+  partition "crash" {
+    size = "200MiB"
+    filesystem {
+      type       = matrix.fs
+      label      = "crash"
+      mountpoint = "/mnt/crash"
+    }
+  }
+
+  partition "crashlog" {
+    grow = true
+  }
+}
+
+test "crash_states" "states" {
+  on         = partition.crash
+  log        = partition.crashlog
+  workload   = ["fsync", "rename"]
+  operations = 12
+  file_size  = "8KiB"
+}
+
+test "crash_states" "unsynced" {
+  on         = partition.crash
+  log        = partition.crashlog
+  workload   = ["fsync"]
+  operations = 6
+  fsync      = "none"
+  at_marks   = true
+  fsck       = false
+}
+
+test "crash_states" "dropped" {
+  on                = partition.crash
+  log               = partition.crashlog
+  workload          = ["small_files"]
+  operations        = 4
+  file_size         = "64KiB"
+  drop_synced_write = true
+  fsck              = false
+}
+`
+
+// TestCrashStatesInQEMU records the workloads with the kernel's
+// dm-log-writes in QEMU and checks their states in dm-snapshots: every
+// state of a sound workload is consistent with its data intact, and both
+// negative controls find LostSynced states.
+func TestCrashStatesInQEMU(t *testing.T) {
+	if _, err := exec.LookPath("mkfs.btrfs"); err != nil {
+		t.Skip("needs mkfs.btrfs (scripts/test.sh installs it)")
+	}
+	runSpecInQEMU(t, "crash", crashSpec, 20*time.Minute, "replays write logs in VMs", checkCrashStates)
+}
+
+func checkCrashStates(t *testing.T, o *Outcome) {
+	t.Helper()
+	seen := map[string]bool{}
+	for _, r := range o.Summary.Results {
+		if r.Recipe != "crash_states" {
+			continue
+		}
+		id := r.Name + "/" + r.Case
+		seen[id] = true
+		if r.Status != resultframe.StatusOK {
+			t.Errorf("%s: %s %s", id, r.Status, r.Error)
+			continue
+		}
+		states, checked := value(r, "states"), value(r, "states_checked")
+		var cons, data float64
+		for _, m := range r.Metrics {
+			switch {
+			case strings.HasPrefix(m.Name, "consistency."):
+				cons += m.Value
+			case strings.HasPrefix(m.Name, "data."):
+				data += m.Value
+			}
+		}
+		t.Logf("%s: %v states, %v checked at %.0f/min; %v", id, states, checked, value(r, "states_per_minute"), r.Metrics)
+		if checked < 3 || checked != states || cons != checked || data != checked {
+			t.Errorf("%s: %v states, %v checked, %v and %v classified", id, states, checked, cons, data)
+		}
+		bad := value(r, "data.LostSynced") + value(r, "data.Corrupt")
+		switch r.Name {
+		case "states":
+			if bad > 0 || value(r, "consistency.Fsck")+value(r, "consistency.Fatal") > 0 {
+				t.Errorf("%s: a sound workload has bad states: first %s (%s): %s %s %s", id, r.Attrs["first_bad_state"],
+					r.Attrs["first_bad_class"], r.Attrs["first_bad_mount"], r.Attrs["first_bad_checker"], r.Attrs["first_bad_data"])
+			}
+		case "unsynced":
+			if value(r, "data.LostSynced") == 0 {
+				t.Errorf("%s: the negative control found no LostSynced state", id)
+			}
+		case "dropped":
+			// Where the dropped block was: zeros (LostSynced), or a read
+			// error where the filesystem checksums its data (btrfs).
+			if bad == 0 {
+				t.Errorf("%s: the negative control found no LostSynced or Corrupt state", id)
+			}
+		}
+		if r.Name != "states" {
+			if r.Attrs["first_bad_state"] == "" || r.Attrs["first_bad_entry"] == "" || r.Attrs["first_bad_data"] == "" {
+				t.Errorf("%s: the first bad state is not named: %v", id, r.Attrs)
+			}
+		}
+	}
+	for _, id := range []string{"states/fsync", "states/rename", "unsynced/fsync", "dropped/small_files"} {
+		if !seen[id] {
+			t.Errorf("no result for %s", id)
+		}
+	}
+}

@@ -1,0 +1,210 @@
+package recipes
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/fsbench/fsbench/internal/units"
+	"github.com/fsbench/fsbench/spec/fields"
+)
+
+// crash_states is power_loss without the power cut: a dm-log-writes target
+// (Documentation/admin-guide/device-mapper/log-writes.rst) records every
+// write, flush and FUA of the filesystem's creation and a workload onto the
+// log partition; the runner then replays the log onto the zeroed partition,
+// stopping at each crash point, and at each one mounts a snapshot of the
+// device (the journal or log replays into the snapshot, not the device),
+// runs the checker read-only and checks the data the workload had made
+// durable before that point. It is the method of xfstests generic/455 and
+// generic/482 (replay-log) on the board's own kernel. Each campaign's
+// result counts its states in the classes of power_loss, as metrics
+// consistency.<class> and data.<class>.
+
+// crashWorkloads are what the workload may be.
+var crashWorkloads = []string{"small_files", "large_file", "fsync", "rename", "churn", "sqlite"}
+
+func newCrashStates() *Recipe {
+	return &Recipe{
+		Name:        "crash_states",
+		Schema:      1,
+		Summary:     "Records a workload's writes with dm-log-writes, then checks every state a power cut could leave by replaying the log.",
+		Source:      Citation{ELC2015, "p.92-95 \"Corruption of the filesystem\" (power_loss), checked at every flush instead of at random cuts"},
+		Target:      OnDevice,
+		Destructive: true,
+		Count:       "iterations",
+		Needs: Needs{Checker: true, Mkfs: true, Kernel: []KernelNeed{{
+			Why:    "crash_states records the workload with a dm-log-writes target and checks each replayed state in a dm-snapshot.",
+			Config: []string{"MD", "BLK_DEV_DM", "DM_LOG_WRITES", "DM_SNAPSHOT"}, Modules: []string{"dm_log_writes", "dm_snapshot"},
+		}}},
+		Report: Report{
+			Criteria: []Criterion{{Name: "crash-state robustness", Outcomes: true}},
+			Outcomes: []Axis{
+				{"consistency", []string{"Clean", "AutoFix", "Errors", "Fsck", "Fatal"}, 2},
+				{"data", dataClasses, 2},
+			},
+			OutcomeCounts: true,
+			Charts: []Chart{
+				{Kind: Outcomes, Slug: "crash_states-{test}-{axis}", Title: "Crash states {test}: {axis} outcomes"},
+				{Kind: Bars, Slug: "crash_states-{test}-rate", Title: "Crash states {test}: states checked per minute",
+					Bars: []Bar{{Metric: "states_per_minute"}}, CaseLabels: CaseAlways},
+			},
+			More: []string{"states", "states_checked", "states_skipped", "log_entries", "log_bytes", "record_time", "replay_time"},
+		},
+		Fields: []fields.Field{
+			iterationsField(
+				// One recording and its replay is the whole campaign; a
+				// second one records the workload anew.
+				1,
+				"Campaigns per case: each records the workload once and checks its states."),
+			{
+				Name:     "log",
+				Kind:     fields.Partition,
+				Required: true,
+				Doc: "The partition (without a filesystem block) that holds the write log, and at its end the " +
+					"snapshot store; it is overwritten.",
+			},
+			{
+				Name: "workload",
+				Kind: fields.Enum, Sweep: true,
+				Enum: crashWorkloads,
+				// Seed 000 p.93: "Write files"; the fsync writer is
+				// power_loss's log-like one, rename the pattern embedded
+				// software updates its configuration with.
+				Default: sweep("fsync", "rename"),
+				Doc: "small_files, large_file, fsync: power_loss's writers, operations files (or 4KiB appends) each made durable; " +
+					"rename: a config file of file_size rewritten operations times by write-to-temporary and rename; " +
+					"churn: small files of file_size created and deleted; sqlite: operations SQLite transactions (the image's sqlite3).",
+			},
+			{
+				Name: "operations",
+				Kind: fields.Int,
+				Min:  fields.Bound(1), Max: fields.Bound(100000),
+				// Not in the seed: enough flushes for a hundred or so
+				// states on ext4, small enough for a log of a few MiB.
+				Default: int64(40),
+				Doc:     "Operations of the workload: files, appends, config updates, creations or transactions.",
+			},
+			{
+				Name: "file_size",
+				Kind: fields.Size,
+				Min:  fields.Bound(1), Max: fields.Bound(float64(units.GiB)),
+				Default: 16 * units.KiB,
+				Unit:    "bytes",
+				Doc:     "Size of each file of small_files, churn and rename.",
+			},
+			{
+				Name: "large_file_size",
+				Kind: fields.Size,
+				Min:  fields.Bound(float64(units.KiB)), Max: fields.Bound(float64(16 * units.GiB)),
+				Default: units.MiB,
+				Unit:    "bytes",
+				Doc:     "Size of each file of large_file.",
+			},
+			{
+				Name: "fsync",
+				Kind: fields.Enum,
+				Enum: []string{"always", "none"},
+				// "none" is the negative control of the data check: the
+				// workload records data as durable that it never synced.
+				Default: "always",
+				Doc: "always: fsync the file (and its directory) before the data counts as durable; none: count it durable " +
+					"without (an application's bug, which the data check must catch as LostSynced).",
+			},
+			{
+				Name: "every_write",
+				Kind: fields.Int,
+				Min:  fields.Bound(0), Max: fields.Bound(1000000),
+				// Not in the seed; generic/482 checks at FUA marks only.
+				Default: int64(0),
+				Doc:     "Also check the state after every Nth data write between flushes (0: only flushes and FUA writes).",
+			},
+			{
+				Name:    "at_marks",
+				Kind:    fields.Bool,
+				Default: false,
+				Doc:     "Also check the state at each mark the workload sets when it counts data durable (after each fsync).",
+			},
+			{
+				Name: "max_states",
+				Kind: fields.Int,
+				Min:  fields.Bound(1), Max: fields.Bound(10000000),
+				Default: int64(10000),
+				Doc:     "Most states checked per campaign; beyond it states are taken evenly spread and the rest counted as skipped.",
+			},
+			{
+				Name: "max_time",
+				Kind: fields.Duration,
+				Min:  fields.Bound(1), Max: fields.Bound(7 * 86400),
+				Default: (20 * time.Minute).String(),
+				Unit:    "s",
+				Doc:     "Longest time a campaign checks states; those left are counted as skipped.",
+			},
+			{
+				Name: "snapshot_size",
+				Kind: fields.Size,
+				Min:  fields.Bound(float64(units.MiB)), Max: fields.Bound(float64(64 * units.GiB)),
+				// Not in the seed: a journal replay and a read-only check
+				// write a few MiB at most.
+				Default: 32 * units.MiB,
+				Unit:    "bytes",
+				Doc:     "Space at the end of the log partition for the snapshot each state is mounted and checked in.",
+			},
+			{
+				Name:    "fsck",
+				Kind:    fields.Bool,
+				Default: true,
+				Doc:     "Run the filesystem's checker (read-only) on each state after the mount check.",
+			},
+			{
+				Name:    "drop_synced_write",
+				Kind:    fields.Bool,
+				Default: false,
+				Doc:     "Negative control: replay without the write that holds the first durable file's first block, which the data check must catch.",
+			},
+			timeoutField(time.Hour),
+		},
+		Check:      checkCrashStates,
+		Partitions: crashLogSpace,
+	}
+}
+
+func checkCrashStates(p Params) []Problem {
+	var probs []Problem
+	maxTime, ok1 := durationParam(p, "max_time")
+	timeout, ok2 := durationParam(p, "timeout")
+	if ok1 && ok2 && maxTime >= timeout {
+		probs = append(probs, Problem{"max_time", "Budget not shorter than the timeout",
+			fmt.Sprintf("max_time is %s but timeout is %s: the recording and the replay need time beside the checks; lower max_time or raise timeout.", maxTime, timeout)})
+	}
+	return probs
+}
+
+// crashLogSpace is the least the log partition must hold for a case: the
+// snapshot store, and the log of the workload's data with a header sector
+// per write, plus room for the filesystem's creation and metadata. It is
+// an estimate, so the runner still reports a log device that fills up.
+func crashLogSpace(p Params, field string) (int64, string) {
+	if field != "log" {
+		return 0, ""
+	}
+	ops, _ := intParam(p, "operations")
+	file, _ := intParam(p, "file_size")
+	large, _ := intParam(p, "large_file_size")
+	snap, _ := intParam(p, "snapshot_size")
+	workload, _ := stringParam(p, "workload")
+	var data int64
+	switch workload {
+	case "large_file":
+		data = ops * large
+	case "fsync":
+		data = ops * 4 * units.KiB
+	case "sqlite":
+		data = ops * 64 * units.KiB // a page or so per table, the journal, twice
+	default:
+		data = ops * max(file, 4*units.KiB)
+	}
+	// Twice the data covers the journal's copy of it (ext4 data=journal)
+	// and the metadata; 16MiB the filesystem's creation.
+	need := snap + 2*data + ops*8*units.KiB + 16*units.MiB
+	return need, fmt.Sprintf("the %s workload's %d operations and the %s snapshot store", workload, ops, units.FormatSize(snap))
+}

@@ -1,0 +1,733 @@
+package runner
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/fsbench/fsbench/wire/logwrites"
+	"github.com/fsbench/fsbench/wire/runplan"
+)
+
+func init() {
+	register("crash_states", Recipe{Schema: 1, Iterate: crashStates, Finish: crashStatesFinish})
+}
+
+// The device-mapper devices of a campaign: the log region and the
+// snapshot store are linear slices of the log partition; the log-writes
+// device lives while the workload is recorded, the snapshot while one
+// state is checked.
+const (
+	crashLogName  = "fsbench-crashlog"
+	crashCOWName  = "fsbench-crashcow"
+	crashLWName   = "fsbench-logwrites"
+	crashSnapName = "fsbench-crashsnap"
+	crashNodeDir  = "/dev/fsbench"
+)
+
+// crashScratch is what a campaign keeps across reboots: that its log is
+// recorded, and the log's digest, which proves at every replay that the
+// log is the one the workload wrote.
+type crashScratch struct {
+	Iter       int     `json:"iter"`
+	Salt       string  `json:"salt"`
+	Digest     string  `json:"digest,omitempty"`
+	Entries    int     `json:"entries,omitempty"`
+	LogBytes   int64   `json:"log_bytes,omitempty"`
+	RecordTime float64 `json:"record_time,omitempty"`
+}
+
+// stateResult is one checked state, one line of the campaign's results
+// file in the state directory: appended and synced as each state is
+// done, so that a campaign cut short resumes after its last state.
+type stateResult struct {
+	Applied     int     `json:"applied"`
+	Point       string  `json:"point"`
+	Consistency string  `json:"consistency,omitempty"`
+	Data        string  `json:"data,omitempty"`
+	Skipped     string  `json:"skipped,omitempty"` // why the state has no verdict
+	Seconds     float64 `json:"seconds"`
+	// For a state that is not good, what the user needs to look at it.
+	Entry    string `json:"entry,omitempty"`    // the log's last entry in the state
+	LastOp   string `json:"last_op,omitempty"`  // the workload's last mark before it
+	Mount    string `json:"mount,omitempty"`    // the mount's error or kernel messages
+	Checker  string `json:"checker,omitempty"`  // the checker's command and exit
+	Problems string `json:"problems,omitempty"` // what the data check found
+}
+
+func (r stateResult) good() bool {
+	return r.Skipped == "" && consRank[r.Consistency] <= consRank[ConsAutoFix] && dataRank[r.Data] <= dataRank[DataLostUnsynced]
+}
+
+// crashCampaign is one iteration's devices and settings.
+type crashCampaign struct {
+	e        *Env
+	work     *crashWorkload
+	part     *runplan.Partition
+	logPart  *runplan.Partition
+	logBytes int64 // the log region: the log partition but the snapshot store
+	cowBytes int64
+	log, cow *dmDevice
+}
+
+// crashStates is one campaign: record the workload through dm-log-writes
+// (unless an earlier boot did), then replay the log state by state.
+func crashStates(ctx context.Context, e *Env, iter int) (*Outcome, error) {
+	if e.Part == nil {
+		return nil, fmt.Errorf("%s needs a partition", e.Step.ID())
+	}
+	if e.Part.Root {
+		return nil, fmt.Errorf("partition %s is the root filesystem: crash_states overwrites it", e.Part.Name)
+	}
+	p := e.P
+	logName := p.String("log")
+	work := &crashWorkload{kind: p.String("workload"), ops: int(p.Int("operations")), size: p.Int("file_size"),
+		large: p.Int("large_file_size"), noSync: p.String("fsync") == "none"}
+	snapshot := p.Int("snapshot_size")
+	if p.Err != nil {
+		return nil, p.Err
+	}
+	c := &crashCampaign{e: e, work: work, part: e.Part, cowBytes: snapshot}
+	for i := range e.Plan.Partitions {
+		if e.Plan.Partitions[i].Name == logName {
+			c.logPart = &e.Plan.Partitions[i]
+		}
+	}
+	if c.logPart == nil {
+		return nil, fmt.Errorf("the plan has no partition %q for the write log", logName)
+	}
+	if mounted, err := mountedAt(c.logPart.Device); err != nil {
+		return nil, err
+	} else if len(mounted) > 0 {
+		return nil, fmt.Errorf("the log partition %s is mounted at %s; crash_states overwrites it", logName, mounted[0])
+	}
+	sectors, err := blockSectors(c.logPart.Device)
+	if err != nil {
+		return nil, err
+	}
+	c.logBytes = int64(sectors)*512 - snapshot
+	if c.logBytes < 4<<20 {
+		return nil, fmt.Errorf("the log partition %s (%d MiB) leaves less than 4MiB for the log beside the %d MiB snapshot store", logName, sectors>>11, snapshot>>20)
+	}
+	crashTeardown(e)
+	defer crashTeardown(e)
+	if err := os.MkdirAll(crashNodeDir, 0o755); err != nil {
+		return nil, err
+	}
+
+	var sc crashScratch
+	if len(e.Scratch) > 0 {
+		if err := json.Unmarshal(e.Scratch, &sc); err != nil {
+			return nil, fmt.Errorf("step data: %w", err)
+		}
+	}
+	if sc.Iter != iter || sc.Digest == "" {
+		sc = crashScratch{Iter: iter, Salt: fmt.Sprintf("%s/%s/%d/%s", e.Step.Test, e.Step.Case, iter, e.BootID)}
+		os.Remove(e.crashResultsPath())
+		work.pat = pattern{sc.Salt}
+		if err := c.record(ctx, &sc); err != nil {
+			return nil, err
+		}
+		if err := e.SetScratch(sc); err != nil {
+			return nil, err
+		}
+		if err := e.save(); err != nil {
+			return nil, err
+		}
+	}
+	work.pat = pattern{sc.Salt}
+	return c.replay(ctx, &sc)
+}
+
+func (e *Env) crashResultsPath() string {
+	return filepath.Join(e.StateDir, "crash-"+safeName(e.Step.Test+"-"+e.Step.Case)+".jsonl")
+}
+
+// linear maps bytes [off, off+n) of dev as a device of its own.
+func linear(name, dev string, off, n int64) (*dmDevice, error) {
+	num, err := devNumber(dev)
+	if err != nil {
+		return nil, err
+	}
+	return dmCreate(name, crashNodeDir, []dmTarget{{start: 0, length: uint64(n / 512), kind: "linear", params: fmt.Sprintf("%s %d", num, off/512)}})
+}
+
+// kernelNamed gives d a node named as the kernel names it (dm-N), so that
+// the kernel's messages about it are found by its node's name.
+func kernelNamed(d *dmDevice) error {
+	node := filepath.Join(crashNodeDir, d.kname)
+	os.Remove(node)
+	if err := os.Rename(d.node, node); err != nil {
+		return err
+	}
+	d.node = node
+	return nil
+}
+
+// record zeroes the partition, puts a dm-log-writes device over it that
+// logs to the log region, makes the filesystem through it, marks the
+// log, runs the workload, and takes the device down, which ends the log
+// with the target's end mark.
+func (c *crashCampaign) record(ctx context.Context, sc *crashScratch) error {
+	e := c.e
+	start := time.Now()
+	if err := e.UnmountPart(c.part); err != nil {
+		return err
+	}
+	e.mounts = nil
+	if err := zeroOut(c.part.Device); err != nil {
+		return err
+	}
+	// A stale log from an earlier campaign must never be read as this
+	// one's: clear its super block first.
+	if err := zeroRange(c.logPart.Device, 0, 64<<10); err != nil {
+		return err
+	}
+	logDev, err := linear(crashLogName, c.logPart.Device, 0, c.logBytes)
+	if err != nil {
+		return err
+	}
+	c.log = logDev
+	partNum, err := devNumber(c.part.Device)
+	if err != nil {
+		return err
+	}
+	logNum, err := devNumber(logDev.node)
+	if err != nil {
+		return err
+	}
+	sectors, err := blockSectors(c.part.Device)
+	if err != nil {
+		return err
+	}
+	lw, err := dmCreate(crashLWName, crashNodeDir, []dmTarget{{start: 0, length: sectors, kind: "log-writes", params: partNum + " " + logNum}})
+	if err != nil {
+		return err
+	}
+	defer lw.remove()
+	if err := kernelNamed(lw); err != nil {
+		return err
+	}
+	mark := func(text string) error { return dmMessage(crashLWName, "mark "+text) }
+	through := *c.part
+	through.Device = lw.node
+	if err := remake(ctx, &through); errors.Is(err, errNoMkfs) {
+		return skipf("crash_states makes the filesystem through the write log: %v", err)
+	} else if err != nil {
+		return err
+	}
+	if err := mark(markFS); err != nil {
+		return err
+	}
+	dir := e.mountDir(c.part)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	forgetBtrfs(c.part.FS)
+	fl, err := flagsOf(c.part.Flags)
+	if err != nil {
+		return err
+	}
+	if _, err := mount(lw.node, dir, c.part.FS, fl, c.part.Data); err != nil {
+		return fmt.Errorf("mounting %s through dm-log-writes: %w", c.part.Name, err)
+	}
+	work := e.workPath(dir)
+	werr := os.MkdirAll(work, 0o755)
+	if werr == nil {
+		werr = syncFS(work)
+	}
+	if werr == nil {
+		e.Logf("%s: recording %d %s operations through dm-log-writes", e.Step.ID(), c.work.ops, c.work.kind)
+		werr = c.work.run(ctx, work, mark)
+	}
+	if err := unmountAsync(dir, 2*time.Minute); err != nil {
+		return err
+	}
+	if werr != nil {
+		return fmt.Errorf("the %s workload: %w", c.work.kind, werr)
+	}
+	status, err := dmStatus(crashLWName)
+	if err != nil {
+		return err
+	}
+	if strings.Contains(status, "logging_disabled") {
+		return fmt.Errorf("the write log filled the log partition %s (%d MiB for the log): give it more space or the workload fewer operations",
+			c.logPart.Name, c.logBytes>>20)
+	}
+	if err := lw.remove(); err != nil {
+		return err
+	}
+	l, f, err := c.openLog()
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if sc.Digest, err = l.Digest(); err != nil {
+		return err
+	}
+	sc.Entries, sc.LogBytes = len(l.Entries), l.End
+	sc.RecordTime = time.Since(start).Seconds()
+	e.Logf("%s: recorded %d log entries (%d MiB) in %.1fs", e.Step.ID(), sc.Entries, sc.LogBytes>>20, sc.RecordTime)
+	return nil
+}
+
+// openLog opens and checks the write log on the log region.
+func (c *crashCampaign) openLog() (*logwrites.Log, *os.File, error) {
+	f, err := os.Open(c.logPart.Device)
+	if err != nil {
+		return nil, nil, err
+	}
+	// The log-writes target wrote under the partition's page cache: drop
+	// what it holds of an earlier read.
+	if err := unix.IoctlSetInt(int(f.Fd()), unix.BLKFLSBUF, 0); err != nil {
+		f.Close()
+		return nil, nil, fmt.Errorf("dropping the cached blocks of %s: %w", c.logPart.Device, err)
+	}
+	devSize, err := blockSectors(c.part.Device)
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	l, err := logwrites.Open(f, c.logBytes, int64(devSize)*512)
+	if err != nil {
+		f.Close()
+		return nil, nil, fmt.Errorf("the write log on %s: %w", c.logPart.Name, err)
+	}
+	return l, f, nil
+}
+
+// replay checks the campaign's states, after those an earlier boot
+// checked, within the budget.
+func (c *crashCampaign) replay(ctx context.Context, sc *crashScratch) (*Outcome, error) {
+	e := c.e
+	maxStates, maxTime := int(e.P.Int("max_states")), e.P.Duration("max_time")
+	points := logwrites.Points{Flush: true, FUA: true, Marks: e.P.Bool("at_marks"), EveryWrite: int(e.P.Int("every_write"))}
+	fsck, drop := e.P.Bool("fsck"), e.P.Bool("drop_synced_write")
+	if e.P.Err != nil {
+		return nil, e.P.Err
+	}
+	l, f, err := c.openLog()
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if d, err := l.Digest(); err != nil {
+		return nil, err
+	} else if d != sc.Digest {
+		return nil, fmt.Errorf("the write log on %s changed since it was recorded (digest %.12s, recorded %.12s): it is not replayed", c.logPart.Name, d, sc.Digest)
+	}
+	fsAt := l.FindMark(markFS)
+	if fsAt < 0 {
+		return nil, fmt.Errorf("the write log on %s has no %q mark", c.logPart.Name, markFS)
+	}
+	points.From = fsAt + 1
+	all := l.States(points)
+	chosen := spread(all, maxStates)
+	done, err := readStateResults(e.crashResultsPath())
+	if err != nil {
+		return nil, err
+	}
+	results, err := appendStateResults(e.crashResultsPath())
+	if err != nil {
+		return nil, err
+	}
+	defer results.Close()
+
+	cow, err := linear(crashCOWName, c.logPart.Device, c.logBytes, c.cowBytes)
+	if err != nil {
+		return nil, err
+	}
+	c.cow = cow
+	if err := zeroOut(c.part.Device); err != nil {
+		return nil, err
+	}
+	dev, err := os.OpenFile(c.part.Device, os.O_RDWR, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer dev.Close()
+	rp := logwrites.NewReplayer(l, dev)
+	if drop {
+		at, err := c.syncedWrite(l)
+		if err != nil {
+			return nil, err
+		}
+		rp.Skip = map[int]bool{at: true}
+		e.Logf("%s: negative control: entry %s is not replayed", e.Step.ID(), l.Entries[at])
+	}
+	dur := newDurables()
+	marksSeen := 0
+	spent := 0.0
+	for _, r := range done {
+		spent += r.Seconds
+	}
+	start := time.Now()
+	lastLog := start
+	for i, st := range chosen {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if _, ok := done[st.Applied]; ok {
+			continue
+		}
+		if spent+time.Since(start).Seconds() > maxTime.Seconds() {
+			break
+		}
+		t0 := time.Now()
+		if err := rp.To(st.Applied); err != nil {
+			return nil, err
+		}
+		for ; marksSeen < st.Applied; marksSeen++ {
+			if en := l.Entries[marksSeen]; en.IsMark() {
+				if err := dur.add(en.Mark); err != nil {
+					return nil, err
+				}
+			}
+		}
+		r, err := c.checkState(ctx, st, dur, fsck)
+		if err != nil {
+			return nil, err
+		}
+		r.Entry = l.Entries[st.Applied-1].String()
+		r.Seconds = time.Since(t0).Seconds()
+		done[st.Applied] = r
+		if err := results.add(r); err != nil {
+			return nil, err
+		}
+		if time.Since(lastLog) > 30*time.Second {
+			lastLog = time.Now()
+			e.Logf("%s: %d of %d states checked", e.Step.ID(), i+1, len(chosen))
+		}
+	}
+	replayTime := spent + time.Since(start).Seconds()
+	// Leave the partition as the workload left it, for the steps after.
+	if err := rp.To(len(l.Entries)); err != nil {
+		return nil, err
+	}
+	return c.outcome(sc, all, chosen, done, replayTime), nil
+}
+
+// spread takes up to n of the states, evenly spaced, the last included.
+func spread(all []logwrites.State, n int) []logwrites.State {
+	if len(all) <= n {
+		return all
+	}
+	out := make([]logwrites.State, 0, n)
+	for i := 1; i <= n; i++ {
+		out = append(out, all[(i*len(all))/n-1])
+	}
+	return out
+}
+
+// checkState mounts a snapshot of the replayed device read-write, as a
+// rebooted board would (the journal replays into the snapshot store),
+// checks the workload's files, unmounts, runs the checker, and drops the
+// snapshot.
+func (c *crashCampaign) checkState(ctx context.Context, st logwrites.State, dur *durables, fsck bool) (stateResult, error) {
+	e := c.e
+	r := stateResult{Applied: st.Applied, Point: st.Point, LastOp: dur.last}
+	origin, err := devNumber(c.part.Device)
+	if err != nil {
+		return r, err
+	}
+	cowNum, err := devNumber(c.cow.node)
+	if err != nil {
+		return r, err
+	}
+	sectors, err := blockSectors(c.part.Device)
+	if err != nil {
+		return r, err
+	}
+	snap, err := dmCreate(crashSnapName, crashNodeDir, []dmTarget{{start: 0, length: sectors, kind: "snapshot", params: origin + " " + cowNum + " N 8"}})
+	if err != nil {
+		return r, err
+	}
+	defer snap.remove()
+	if err := kernelNamed(snap); err != nil {
+		return r, err
+	}
+	sp := *c.part
+	sp.Device = snap.node
+	forgetBtrfs(sp.FS)
+	in := &inspection{}
+	mnt, err := mountInspect(ctx, e, &sp, lastKmsgSeq(), in)
+	if err != nil {
+		return r, err
+	}
+	rep := &DataReport{Class: DataLostSynced}
+	if mnt != "" {
+		rep, err = c.work.check(e.workPath(mnt), dur)
+		if err != nil {
+			return r, err
+		}
+		if err := unmountAsync(mnt, 2*time.Minute); err != nil {
+			return r, err
+		}
+		e.mounts = nil
+	} else {
+		rep.problem("the filesystem does not mount")
+	}
+	if fsck && in.MountErr == nil {
+		if err := checkAndRepair(ctx, e, &sp, in); err != nil {
+			return r, err
+		}
+	}
+	in.classify()
+	if status, err := dmStatus(crashSnapName); err == nil && (strings.HasPrefix(status, "Invalid") || strings.HasPrefix(status, "Overflow")) {
+		r.Skipped = fmt.Sprintf("the snapshot store (%d MiB) filled up: raise snapshot_size", c.cowBytes>>20)
+		return r, nil
+	}
+	r.Consistency, r.Data = in.Class, rep.Class
+	if !r.good() {
+		var mount []string
+		if in.MountErr != nil {
+			mount = append(mount, in.MountErr.Error())
+		}
+		mount = append(mount, in.Notes.Lines...)
+		r.Mount = strings.Join(mount, " | ")
+		r.Checker = in.Checker
+		if in.Checked {
+			r.Checker += fmt.Sprintf(": exit %d", in.CheckCode)
+		}
+		r.Problems = strings.Join(rep.Problems, "; ")
+	}
+	return r, nil
+}
+
+// syncedWrite finds, for the negative control, the log entry that wrote
+// the first block of the first file the workload made durable.
+func (c *crashCampaign) syncedWrite(l *logwrites.Log) (int, error) {
+	var name string
+	markAt := -1
+	for _, en := range l.Entries {
+		if rest, ok := strings.CutPrefix(en.Mark, markPrefix+"s:"); en.IsMark() && ok {
+			name, _, _ = strings.Cut(rest, ":")
+			markAt = en.Index
+			break
+		}
+	}
+	if markAt < 0 {
+		return 0, errors.New("negative control: the workload made no file durable (drop_synced_write needs small_files, large_file, fsync or churn)")
+	}
+	want := make([]byte, l.SectorSize)
+	c.work.pat.stream(name).Read(want)
+	var buf []byte
+	for _, en := range l.Entries[:markAt] {
+		if !en.HasData() {
+			continue
+		}
+		var err error
+		if buf, err = l.Data(en, buf); err != nil {
+			return 0, err
+		}
+		for off := 0; off+len(want) <= len(buf); off += len(want) {
+			if string(buf[off:off+len(want)]) == string(want) {
+				return en.Index, nil
+			}
+		}
+	}
+	return 0, fmt.Errorf("negative control: no write before %s was durable holds its first block", name)
+}
+
+// outcome counts the campaign's states in their classes.
+func (c *crashCampaign) outcome(sc *crashScratch, all, chosen []logwrites.State, done map[int]stateResult, replayTime float64) *Outcome {
+	out := &Outcome{}
+	cons, data := map[string]int{}, map[string]int{}
+	checked := 0
+	var skipped []string
+	var firstBad *stateResult
+	for _, st := range chosen {
+		r, ok := done[st.Applied]
+		switch {
+		case !ok:
+			skipped = append(skipped, fmt.Sprint(st.Applied))
+		case r.Skipped != "":
+			skipped = append(skipped, fmt.Sprintf("%d (%s)", st.Applied, r.Skipped))
+		default:
+			checked++
+			cons[r.Consistency]++
+			data[r.Data]++
+			if !r.good() && firstBad == nil {
+				firstBad = &r
+			}
+		}
+	}
+	for _, class := range []string{ConsClean, ConsAutoFix, ConsErrors, ConsFsck, ConsFatal} {
+		out.metric("consistency."+class, float64(cons[class]), "states")
+	}
+	for _, class := range []string{DataIntact, DataLostUnsynced, DataLostSynced, DataCorrupt} {
+		out.metric("data."+class, float64(data[class]), "states")
+	}
+	out.metric("states", float64(len(all)), "")
+	out.metric("states_checked", float64(checked), "")
+	out.metric("states_skipped", float64(len(all)-checked), "")
+	out.metric("log_entries", float64(sc.Entries), "")
+	out.metric("log_bytes", float64(sc.LogBytes), "bytes")
+	out.metric("record_time", sc.RecordTime, "s")
+	out.metric("replay_time", replayTime, "s")
+	if replayTime > 0 {
+		out.metric("states_per_minute", float64(checked)/replayTime*60, "states/min")
+	}
+	if n := len(all) - len(chosen); n > 0 {
+		out.attr("states_not_chosen", fmt.Sprintf("%d states beyond max_states", n))
+	}
+	if len(skipped) > 0 {
+		out.attr("skipped_states", clipList(skipped, 20))
+	}
+	out.attr("workload", c.work.kind)
+	if firstBad != nil {
+		out.attr("first_bad_state", fmt.Sprint(firstBad.Applied))
+		out.attr("first_bad_entry", firstBad.Entry)
+		out.attr("first_bad_class", firstBad.Consistency+"/"+firstBad.Data)
+		for k, v := range map[string]string{"first_bad_last_op": firstBad.LastOp, "first_bad_mount": firstBad.Mount,
+			"first_bad_checker": firstBad.Checker, "first_bad_data": firstBad.Problems} {
+			if v != "" {
+				out.attr(k, v)
+			}
+		}
+	}
+	bad := 0
+	for _, r := range done {
+		if r.Skipped == "" && !r.good() {
+			bad++
+		}
+	}
+	c.e.Logf("%s: %d states, %d checked, %d of them not good", c.e.Step.ID(), len(all), checked, bad)
+	return out
+}
+
+func clipList(xs []string, n int) string {
+	if len(xs) <= n {
+		return strings.Join(xs, ", ")
+	}
+	return strings.Join(xs[:n], ", ") + fmt.Sprintf(" and %d more", len(xs)-n)
+}
+
+// stateResults is the campaign's append-only results file.
+type stateResults struct{ f *os.File }
+
+func appendStateResults(path string) (*stateResults, error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	return &stateResults{f}, nil
+}
+
+func (s *stateResults) add(r stateResult) error {
+	b, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	if _, err := s.f.Write(append(b, '\n')); err != nil {
+		return err
+	}
+	return unix.Fdatasync(int(s.f.Fd()))
+}
+
+func (s *stateResults) Close() error { return s.f.Close() }
+
+// readStateResults reads the states an earlier boot checked; a line the
+// interruption tore is not a result.
+func readStateResults(path string) (map[int]stateResult, error) {
+	out := map[int]stateResult{}
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return out, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		var r stateResult
+		if json.Unmarshal(sc.Bytes(), &r) == nil && r.Applied > 0 {
+			out[r.Applied] = r
+		}
+	}
+	return out, sc.Err()
+}
+
+// zeroOut zeroes a whole block device (BLKZEROOUT: the device's write
+// zeroes where it has them).
+func zeroOut(dev string) error {
+	sectors, err := blockSectors(dev)
+	if err != nil {
+		return err
+	}
+	return zeroRange(dev, 0, int64(sectors)*512)
+}
+
+func zeroRange(dev string, off, n int64) error {
+	fd, err := unix.Open(dev, unix.O_WRONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(fd)
+	r := [2]uint64{uint64(off), uint64(n)}
+	if _, _, errno := unix.Syscall(unix.SYS_IOCTL, uintptr(fd), unix.BLKZEROOUT, uintptr(unsafe.Pointer(&r))); errno != 0 {
+		return fmt.Errorf("zeroing %s: %w", dev, errno)
+	}
+	return nil
+}
+
+// forgetBtrfs makes btrfs forget the devices of unmounted filesystems
+// (BTRFS_IOC_FORGET_DEV): every state carries the same filesystem id on
+// another device, and btrfs refuses a device older than the one it last
+// saw with that id.
+func forgetBtrfs(fsType string) {
+	if fsType != "btrfs" {
+		return
+	}
+	fd, err := unix.Open("/dev/btrfs-control", unix.O_RDWR|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return
+	}
+	defer unix.Close(fd)
+	var args [4096]byte // struct btrfs_ioctl_vol_args, the name empty
+	const forget = 1<<30 | 4096<<16 | 0x94<<8 | 5
+	unix.Syscall(unix.SYS_IOCTL, uintptr(fd), forget, uintptr(unsafe.Pointer(&args[0])))
+}
+
+// crashTeardown takes down what a campaign cut short left: its mount and
+// its device-mapper devices.
+func crashTeardown(e *Env) {
+	if e.Part != nil {
+		if at, err := mountedAt(e.Part.Device); err == nil {
+			for _, m := range slices.Backward(at) {
+				unmount(m)
+			}
+		}
+	}
+	// A snapshot or the log-writes device may still be mounted where
+	// the partition mounts.
+	if e.Part != nil {
+		dir := e.mountDir(e.Part)
+		var st, parent unix.Stat_t
+		if unix.Stat(dir, &st) == nil && unix.Stat(filepath.Dir(dir), &parent) == nil && st.Dev != parent.Dev {
+			unmount(dir)
+		}
+	}
+	for _, name := range []string{crashSnapName, crashLWName, crashCOWName, crashLogName} {
+		(&dmDevice{name: name}).remove()
+	}
+}
+
+func crashStatesFinish(ctx context.Context, e *Env) error {
+	os.Remove(e.crashResultsPath())
+	crashTeardown(e)
+	return nil
+}

@@ -1,0 +1,164 @@
+package runner
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fsbench/fsbench/wire/logwrites"
+)
+
+// runWorkload writes a workload into a fresh directory and returns it with
+// the marks it set, in order.
+func runWorkload(t *testing.T, w *crashWorkload) (string, []string) {
+	t.Helper()
+	dir := t.TempDir()
+	var marks []string
+	err := w.run(context.Background(), dir, func(text string) error {
+		if strings.ContainsAny(text, " \n") || len(text) > 400 {
+			t.Errorf("mark %q would not pass as one device-mapper message argument", text)
+		}
+		marks = append(marks, text)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir, marks
+}
+
+func durablesOf(t *testing.T, marks []string) *durables {
+	t.Helper()
+	d := newDurables()
+	for _, m := range marks {
+		if err := d.add(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return d
+}
+
+// Each workload, left whole, checks Intact against all its marks; with
+// the marks of only part of it, too, where the workload only adds (what
+// it wrote after a state is allowed to be there).
+func TestCrashWorkloadsCheckIntact(t *testing.T) {
+	for _, kind := range []string{"small_files", "large_file", "fsync", "rename", "churn"} {
+		t.Run(kind, func(t *testing.T) {
+			w := &crashWorkload{kind: kind, ops: 7, size: 6000, large: 70000, pat: pattern{"salt/" + kind}}
+			dir, marks := runWorkload(t, w)
+			if len(marks) < 5 {
+				t.Fatalf("%d marks for 7 operations: %v", len(marks), marks)
+			}
+			counts := []int{len(marks), len(marks) / 2}
+			if kind == "churn" {
+				counts = counts[:1] // its later removals are not a state's
+			}
+			for _, n := range counts {
+				rep, err := w.check(dir, durablesOf(t, marks[:n]))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if rep.Class != DataIntact {
+					t.Errorf("after %d of %d marks: %s: %v", n, len(marks), rep.Class, rep.Problems)
+				}
+			}
+		})
+	}
+}
+
+// The checks catch what a bad state holds.
+func TestCrashWorkloadChecksFail(t *testing.T) {
+	w := &crashWorkload{kind: "rename", ops: 5, size: 5000, pat: pattern{"s"}}
+	dir, marks := runWorkload(t, w)
+	d := durablesOf(t, marks)
+	cfg := filepath.Join(dir, configName)
+	check := func(want string) {
+		t.Helper()
+		rep, err := w.check(dir, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Class != want {
+			t.Errorf("%s, want %s: %v", rep.Class, want, rep.Problems)
+		}
+	}
+	os.WriteFile(cfg, w.configContent(3), 0o644) // an older version
+	check(DataLostSynced)
+	os.WriteFile(cfg, w.configContent(5)[:100], 0o644) // torn
+	check(DataCorrupt)
+	os.WriteFile(cfg, nil, 0o644) // the zero-length file of a rename without fsync
+	check(DataCorrupt)
+	w.noSync = true // what the workload never synced, POSIX lets go
+	check(DataLostUnsynced)
+	w.noSync = false
+	os.Remove(cfg)
+	check(DataLostSynced)
+
+	c := &crashWorkload{kind: "churn", ops: 6, size: 3000, pat: pattern{"c"}}
+	dir, marks = runWorkload(t, c)
+	d = durablesOf(t, marks)
+	if len(d.removed) != 2 {
+		t.Fatalf("removed %v, want 2 files", d.removed)
+	}
+	for name := range d.removed {
+		os.WriteFile(filepath.Join(dir, name), nil, 0o644)
+	}
+	if rep, _ := c.check(dir, d); rep.Class != DataLostSynced {
+		t.Errorf("a durably removed file back: %s", rep.Class)
+	}
+}
+
+func TestDurablesRefuseBadMarks(t *testing.T) {
+	for _, m := range []string{"fsb:s:name", "fsb:s:name:-1", "fsb:x:y", "fsb:v::3"} {
+		if err := newDurables().add(m); err == nil {
+			t.Errorf("mark %q accepted", m)
+		}
+	}
+	d := newDurables()
+	for _, m := range []string{markFS, "other", logwrites.EndMark} {
+		if err := d.add(m); err != nil || d.last != "" {
+			t.Errorf("mark %q: %v, last %q", m, err, d.last)
+		}
+	}
+}
+
+func TestSpreadKeepsTheLast(t *testing.T) {
+	var all []logwrites.State
+	for i := 1; i <= 10; i++ {
+		all = append(all, logwrites.State{Applied: i * 3})
+	}
+	got := spread(all, 4)
+	if len(got) != 4 || got[3].Applied != 30 || got[0].Applied >= got[1].Applied {
+		t.Errorf("spread %v", got)
+	}
+	if len(spread(all, 20)) != 10 {
+		t.Error("spread dropped states under the cap")
+	}
+}
+
+// A results file cut in the middle of a line gives the states before it.
+func TestStateResultsResume(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.jsonl")
+	s, err := appendStateResults(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i <= 3; i++ {
+		if err := s.add(stateResult{Applied: i * 10, Consistency: ConsClean, Data: DataIntact}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Close()
+	f, _ := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	f.WriteString(`{"applied":40,"consis`)
+	f.Close()
+	got, err := readStateResults(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 3 || got[30].Consistency != ConsClean {
+		t.Errorf("resumed %v", got)
+	}
+}

@@ -1,0 +1,301 @@
+package runner
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/fsbench/fsbench/internal/atomicfile"
+)
+
+// crash_states' workloads write into a directory of the filesystem on the
+// log-writes device and, each time they count something durable, set a
+// mark in the write log that says what: the log then tells, for every
+// state, what the workload had been promised before it.
+//
+//	fsb:s:<name>:<size>   the first size bytes of name are durable
+//	fsb:d:<name>          the removal of name is durable
+//	fsb:v:<name>:<n>      version n of name is durable (rename)
+//
+// Names never hold ':' or spaces (a device-mapper message splits on
+// spaces).
+
+const markPrefix = "fsb:"
+
+// markFS is the mark after the filesystem's creation: the states before it
+// are mkfs's, not the workload's.
+const markFS = markPrefix + "mkfs"
+
+// marker sets marks in the write log.
+type marker func(text string) error
+
+// markLog is a durableLog that records in the write log.
+type markLog struct{ mark marker }
+
+func (m markLog) synced(name string, size int64) error {
+	return m.mark(fmt.Sprintf("%ss:%s:%d", markPrefix, name, size))
+}
+
+// durables is what the marks before a state promise.
+type durables struct {
+	synced   map[string]int64
+	removed  map[string]bool
+	versions map[string]int
+	last     string // the last mark, the workload's last operation before the state
+}
+
+func newDurables() *durables {
+	return &durables{synced: map[string]int64{}, removed: map[string]bool{}, versions: map[string]int{}}
+}
+
+// add reads one mark; marks not of the workload are ignored.
+func (d *durables) add(mark string) error {
+	rest, ok := strings.CutPrefix(mark, markPrefix)
+	if !ok || mark == markFS {
+		return nil
+	}
+	d.last = mark
+	kind, arg, _ := strings.Cut(rest, ":")
+	switch kind {
+	case "s", "v":
+		name, num, ok := strings.Cut(arg, ":")
+		n, err := strconv.ParseInt(num, 10, 64)
+		if !ok || err != nil || n < 0 || name == "" {
+			return fmt.Errorf("bad workload mark %q in the write log", mark)
+		}
+		if kind == "s" {
+			d.synced[name] = max(d.synced[name], n)
+			delete(d.removed, name)
+		} else {
+			d.versions[name] = max(d.versions[name], int(n))
+		}
+	case "d":
+		delete(d.synced, arg)
+		d.removed[arg] = true
+	default:
+		return fmt.Errorf("bad workload mark %q in the write log", mark)
+	}
+	return nil
+}
+
+// crashWorkload is one workload: it writes, and later checks a state.
+type crashWorkload struct {
+	kind   string
+	ops    int
+	size   int64 // file_size
+	large  int64
+	noSync bool
+	pat    pattern
+}
+
+func (w *crashWorkload) writer(dir string, mark marker) *reliabilityWriter {
+	return &reliabilityWriter{dir: dir, pat: w.pat, log: markLog{mark}, kind: w.kind,
+		small: w.size, large: w.large, limit: w.ops, noSync: w.noSync}
+}
+
+// run writes the workload into dir.
+func (w *crashWorkload) run(ctx context.Context, dir string, mark marker) error {
+	switch w.kind {
+	case "small_files", "large_file", "fsync":
+		return w.writer(dir, mark).untilCut(ctx)
+	case "rename":
+		return w.rename(ctx, dir, mark)
+	case "churn":
+		return w.churn(ctx, dir, mark)
+	}
+	return fmt.Errorf("unknown workload %q", w.kind)
+}
+
+// check sorts the workload's files in dir against what d promised.
+func (w *crashWorkload) check(dir string, d *durables) (*DataReport, error) {
+	switch w.kind {
+	case "rename":
+		return w.checkRename(dir, d), nil
+	case "churn":
+		rep, err := checkData(dir, w.pat, d.synced, w.intended)
+		if err != nil {
+			return nil, err
+		}
+		for name := range d.removed {
+			if _, err := os.Lstat(filepath.Join(dir, name)); err == nil {
+				rep.Class = worseData(rep.Class, DataLostSynced)
+				rep.problem("%s: its removal was durable, and it is back", name)
+			}
+		}
+		return rep, nil
+	}
+	return checkData(dir, w.pat, d.synced, w.intended)
+}
+
+func (w *crashWorkload) intended(name string) int64 {
+	return w.writer("", nil).intended(name)
+}
+
+// sync fsyncs f unless the workload is the negative control.
+func (w *crashWorkload) sync(f *os.File) error {
+	if w.noSync {
+		return nil
+	}
+	return f.Sync()
+}
+
+func (w *crashWorkload) syncDir(dir string) error {
+	if w.noSync {
+		return nil
+	}
+	return atomicfile.SyncDir(dir)
+}
+
+const configName = "config"
+
+// configContent is version n of the config file: a header line naming the
+// version, then the version's pattern, file_size bytes in all.
+func (w *crashWorkload) configContent(n int) []byte {
+	head := fmt.Sprintf("fsbench-config %d\n", n)
+	b := make([]byte, max(w.size, int64(len(head))))
+	w.pat.stream(fmt.Sprintf("%s-v%d", configName, n)).Read(b)
+	copy(b, head)
+	return b
+}
+
+// rename rewrites the config file ops times the way embedded software
+// updates its settings: write a temporary file, fsync it, rename it over
+// the file, fsync the directory; then the version counts as durable.
+func (w *crashWorkload) rename(ctx context.Context, dir string, mark marker) error {
+	tmp, final := filepath.Join(dir, configName+".tmp"), filepath.Join(dir, configName)
+	for n := 1; n <= w.ops; n++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+		if err != nil {
+			return err
+		}
+		_, err = f.Write(w.configContent(n))
+		if err == nil {
+			err = w.sync(f)
+		}
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return fmt.Errorf("writing %s: %w", tmp, err)
+		}
+		if err := os.Rename(tmp, final); err != nil {
+			return err
+		}
+		if err := w.syncDir(dir); err != nil {
+			return err
+		}
+		if err := mark(fmt.Sprintf("%sv:%s:%d", markPrefix, configName, n)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkRename: the config file is always one whole version, never torn,
+// and never older than the last durable one.
+func (w *crashWorkload) checkRename(dir string, d *durables) *DataReport {
+	rep := &DataReport{Class: DataIntact}
+	durable := d.versions[configName]
+	if durable > 0 {
+		rep.SyncedFiles, rep.SyncedBytes = 1, w.size
+	}
+	b, err := os.ReadFile(filepath.Join(dir, configName))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if durable > 0 {
+			rep.Class, rep.MissingSynced, rep.LostSynced = DataLostSynced, 1, w.size
+			rep.problem("%s: missing, after version %d was durable", configName, durable)
+		}
+		return rep
+	case err != nil:
+		rep.Class, rep.ReadErrors = DataCorrupt, 1
+		rep.problem("%s: %v", configName, err)
+		return rep
+	}
+	rep.Files = 1
+	head, _, _ := bytes.Cut(b, []byte{'\n'})
+	num, ok := strings.CutPrefix(string(head), "fsbench-config ")
+	n, err := strconv.Atoi(num)
+	if !ok || err != nil || n < 1 || n > w.ops || !bytes.Equal(b, w.configContent(n)) {
+		rep.CorruptFiles = 1
+		// The version was synced before its rename: a torn file is
+		// corruption; without the fsync it is what POSIX allows.
+		class := DataCorrupt
+		if w.noSync {
+			class = DataLostUnsynced
+		}
+		rep.Class = worseData(rep.Class, class)
+		rep.problem("%s: not a whole version (%d bytes, starts %q)", configName, len(b), clip(b, 24))
+		return rep
+	}
+	if n < durable {
+		rep.Class, rep.LostSynced = DataLostSynced, w.size
+		rep.problem("%s: version %d, older than the durable version %d", configName, n, durable)
+	}
+	return rep
+}
+
+func clip(b []byte, n int) string {
+	if len(b) > n {
+		b = b[:n]
+	}
+	return string(b)
+}
+
+// churn creates files of file_size, each made durable, and every third
+// operation removes the oldest file left, as a spool or a cache does.
+func (w *crashWorkload) churn(ctx context.Context, dir string, mark marker) error {
+	var alive []string
+	for n := 1; n <= w.ops; n++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if n%3 == 0 && len(alive) > 0 {
+			name := alive[0]
+			alive = alive[1:]
+			if err := os.Remove(filepath.Join(dir, name)); err != nil {
+				return err
+			}
+			if err := w.syncDir(dir); err != nil {
+				return err
+			}
+			if err := mark(markPrefix + "d:" + name); err != nil {
+				return err
+			}
+			continue
+		}
+		name := fmt.Sprintf("small-%06d", n)
+		f, err := os.OpenFile(filepath.Join(dir, name), os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+		if err != nil {
+			return err
+		}
+		_, err = io.CopyN(f, w.pat.stream(name), w.size)
+		if err == nil {
+			err = w.sync(f)
+		}
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err == nil {
+			err = w.syncDir(dir)
+		}
+		if err != nil {
+			return fmt.Errorf("writing %s: %w", name, err)
+		}
+		if err := mark(fmt.Sprintf("%ss:%s:%d", markPrefix, name, w.size)); err != nil {
+			return err
+		}
+		alive = append(alive, name)
+	}
+	return nil
+}

@@ -1,0 +1,131 @@
+package logwrites
+
+import (
+	"fmt"
+	"io"
+)
+
+// A State is what the device holds after a prefix of the log: a power cut
+// right after entry Applied-1 leaves the device so, as far as the order in
+// which the log saw the writes complete goes.
+type State struct {
+	Applied int    // entries replayed: the log's first Applied entries
+	Point   string // why it is a state: flush, fua, mark, write
+}
+
+// Points selects the crash points of a log.
+type Points struct {
+	Flush, FUA, Marks bool
+	// EveryWrite, when above 0, adds a state after every so many data
+	// writes between the other points.
+	EveryWrite int
+	// From is the first entry that may end a state: states before it
+	// (the filesystem's creation) are not crash states of the workload.
+	From int
+}
+
+// States lists the log's crash states in replay order, one per prefix.
+func (l *Log) States(p Points) []State {
+	var out []State
+	writes := 0
+	for _, e := range l.Entries {
+		if e.Index < p.From {
+			continue
+		}
+		point := ""
+		if e.HasData() {
+			writes++
+		}
+		switch {
+		case e.IsMark() && e.Mark == EndMark:
+			// The teardown's mark: the state before it is the last
+			// write's, already there when that was a point.
+		case e.FUA() && p.FUA:
+			point = "fua"
+		case e.Flush() && p.Flush:
+			point = "flush"
+		case e.IsMark() && p.Marks:
+			point = "mark"
+		case e.HasData() && p.EveryWrite > 0 && writes%p.EveryWrite == 0:
+			point = "write"
+		}
+		if point != "" {
+			out = append(out, State{Applied: e.Index + 1, Point: point})
+		}
+	}
+	return out
+}
+
+// Replayer writes a log's entries onto a device in order, from an empty
+// start; it goes forward only.
+type Replayer struct {
+	log  *Log
+	dev  io.WriterAt
+	next int
+	buf  []byte
+	// Skip holds entries not to replay: a negative control drops one to
+	// prove the checks see it.
+	Skip map[int]bool
+	// Written counts the bytes written to the device.
+	Written int64
+}
+
+// NewReplayer replays l onto dev, which must hold what the logged device
+// held when the log began (the runner zeroes both).
+func NewReplayer(l *Log, dev io.WriterAt) *Replayer {
+	return &Replayer{log: l, dev: dev}
+}
+
+// Applied is the number of entries replayed so far.
+func (r *Replayer) Applied() int { return r.next }
+
+// To replays entries up to, not including, entry n. A discard is replayed
+// as zeros: what a device that zeroes discarded blocks returns, and the
+// worst case for data that a filesystem still needs. A device with a Sync
+// method is synced at the end.
+func (r *Replayer) To(n int) error {
+	if n < r.next || n > len(r.log.Entries) {
+		return fmt.Errorf("replay to entry %d: already at %d of %d", n, r.next, len(r.log.Entries))
+	}
+	ss := r.log.SectorSize
+	for ; r.next < n; r.next++ {
+		e := r.log.Entries[r.next]
+		if r.Skip[e.Index] {
+			continue
+		}
+		switch {
+		case e.HasData():
+			var err error
+			if r.buf, err = r.log.Data(e, r.buf); err != nil {
+				return err
+			}
+			if _, err := r.dev.WriteAt(r.buf, int64(e.Sector)*ss); err != nil {
+				return fmt.Errorf("replaying write log entry %d: %w", e.Index, err)
+			}
+			r.Written += int64(len(r.buf))
+		case e.Discard():
+			if err := r.zero(int64(e.Sector)*ss, int64(e.Sectors)*ss); err != nil {
+				return fmt.Errorf("replaying discard %d: %w", e.Index, err)
+			}
+		}
+	}
+	if s, ok := r.dev.(interface{ Sync() error }); ok {
+		if err := s.Sync(); err != nil {
+			return fmt.Errorf("syncing the replayed device: %w", err)
+		}
+	}
+	return nil
+}
+
+func (r *Replayer) zero(off, n int64) error {
+	zero := make([]byte, min(n, 1<<20))
+	for n > 0 {
+		k := min(n, int64(len(zero)))
+		if _, err := r.dev.WriteAt(zero[:k], off); err != nil {
+			return err
+		}
+		off, n = off+k, n-k
+		r.Written += k
+	}
+	return nil
+}
