@@ -44,18 +44,7 @@ apt_install "${FSBENCH_TOOL_PACKAGES[@]}" python3
 ensure_foreign_archs
 ensure_go
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/fsbench-boot.XXXXXX")
-cleanup() {
-	local rc=$?
-	if [ "$keep" -eq 1 ]; then
-		log "work directory kept: $work"
-	else
-		rm -rf "$work"
-	fi
-	exit $rc
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+bench_workdir boot "$keep"
 
 log "building fsbench and the runners"
 (

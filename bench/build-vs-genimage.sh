@@ -52,18 +52,7 @@ apt_install genimage time fakeroot tar e2fsprogs btrfs-progs f2fs-tools dosfstoo
 [ "$profile" -eq 0 ] || apt_install strace linux-perf
 ensure_go
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/fsbench-bench.XXXXXX")
-cleanup() {
-	local rc=$?
-	if [ "$keep" -eq 1 ]; then
-		log "work directory kept: $work"
-	else
-		rm -rf "$work"
-	fi
-	exit $rc
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+bench_workdir bench "$keep"
 
 export SOURCE_DATE_EPOCH=1700000000
 fsbench=$work/bin/fsbench

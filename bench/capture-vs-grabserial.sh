@@ -101,18 +101,7 @@ if ! [[ $fifo =~ ^[0-9]+$ ]] || [ "$fifo" -lt 1 ]; then die "-f wants a number o
 apt_install grabserial jq
 ensure_go
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/fsbench-capture-bench.XXXXXX")
-cleanup() {
-	local rc=$?
-	if [ "$keep" -eq 1 ]; then
-		log "work directory kept: $work"
-	else
-		rm -rf "$work"
-	fi
-	exit $rc
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+bench_workdir capture-bench "$keep"
 
 log "building fsbench and capturebench"
 (cd "$repo" && go build -o "$work/bin/fsbench" ./cmd/fsbench &&

@@ -76,7 +76,13 @@ func Analyze(p *plan.Plan) *Needs {
 				n.TargetFS = addOnce(n.TargetFS, pt.Filesystem.Type)
 				n.FSTools = addOnce(n.FSTools, t.Recipe)
 			}
-			for _, p := range append(slices.Clone(rec.Needs.Programs), rec.Needs.Prefers...) {
+			progs := append(slices.Clone(rec.Needs.Programs), rec.Needs.Prefers...)
+			if rec.Needs.CasePrograms != nil {
+				for _, c := range t.Cases {
+					progs = append(progs, rec.Needs.CasePrograms(c.Params)...)
+				}
+			}
+			for _, p := range progs {
 				n.Programs = addOnce(n.Programs, p)
 			}
 		}

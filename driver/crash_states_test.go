@@ -1,16 +1,20 @@
 package driver
 
 import (
+	"bytes"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/fsbench/fsbench/driver/crashstate"
 	"github.com/fsbench/fsbench/wire/resultframe"
 )
 
-// crashSpec is a small crash_states campaign on ext4 and btrfs: the log
-// and the rename workloads checked at every flush and FUA write, and the
+// crashSpec is a small crash_states campaign on ext4 and btrfs: the log,
+// SQLite and rename workloads checked at every flush and FUA write, and the
 // two negative controls (a workload that counts data durable without
 // fsync, and a replay without one synced write), which must be caught.
 const crashSpec = `
@@ -52,14 +56,6 @@ image "disk" {
   }
 }
 
-test "crash_states" "states" {
-  on         = partition.crash
-  log        = partition.crashlog
-  workload   = ["fsync", "rename"]
-  operations = 12
-  file_size  = "8KiB"
-}
-
 test "crash_states" "unsynced" {
   on         = partition.crash
   log        = partition.crashlog
@@ -79,12 +75,24 @@ test "crash_states" "dropped" {
   drop_synced_write = true
   fsck              = false
 }
+
+# The power goes once in each campaign's replay; each resumes after the
+# states it had checked.
+test "crash_states" "states" {
+  on              = partition.crash
+  log             = partition.crashlog
+  workload        = ["fsync", "sqlite", "rename"]
+  operations      = 12
+  file_size       = "8KiB"
+  interrupt_after = 7
+}
 `
 
 // TestCrashStatesInQEMU records the workloads with the kernel's
 // dm-log-writes in QEMU and checks their states in dm-snapshots: every
-// state of a sound workload is consistent with its data intact, and both
-// negative controls find LostSynced states.
+// state of a sound workload is consistent with its data intact, both
+// negative controls find bad states, a campaign whose power is cut
+// resumes where it stopped, and the host rebuilds a state from the log.
 func TestCrashStatesInQEMU(t *testing.T) {
 	if _, err := exec.LookPath("mkfs.btrfs"); err != nil {
 		t.Skip("needs mkfs.btrfs (scripts/test.sh installs it)")
@@ -122,6 +130,9 @@ func checkCrashStates(t *testing.T, o *Outcome) {
 		bad := value(r, "data.LostSynced") + value(r, "data.Corrupt")
 		switch r.Name {
 		case "states":
+			if value(r, "resumed") != 1 || value(r, "states_reused") != 7 {
+				t.Errorf("%s: resumed %v times with %v states reused, want once with 7", id, value(r, "resumed"), value(r, "states_reused"))
+			}
 			if bad > 0 || value(r, "consistency.Fsck")+value(r, "consistency.Fatal") > 0 {
 				t.Errorf("%s: a sound workload has bad states: first %s (%s): %s %s %s", id, r.Attrs["first_bad_state"],
 					r.Attrs["first_bad_class"], r.Attrs["first_bad_mount"], r.Attrs["first_bad_checker"], r.Attrs["first_bad_data"])
@@ -143,9 +154,47 @@ func checkCrashStates(t *testing.T, o *Outcome) {
 			}
 		}
 	}
-	for _, id := range []string{"states/fsync", "states/rename", "unsynced/fsync", "dropped/small_files"} {
+	for _, id := range []string{"states/fsync", "states/sqlite", "states/rename", "unsynced/fsync", "dropped/small_files"} {
 		if !seen[id] {
 			t.Errorf("no result for %s", id)
 		}
+	}
+	checkExport(t, o)
+}
+
+// checkExport rebuilds, on the host, the last state of the last campaign
+// (states/rename) from the log on the run's disk: the runner left the
+// partition so, and the two must match byte for byte.
+func checkExport(t *testing.T, o *Outcome) {
+	t.Helper()
+	disk := filepath.Join(filepath.Dir(o.Results), "disk.img")
+	f, err := os.Open(disk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	st, _ := f.Stat()
+	d, err := crashstate.Open(f, st.Size(), 512, "crash", "crashlog")
+	if err != nil {
+		t.Fatal(err)
+	}
+	states := d.States()
+	if len(states) < 10 || !strings.HasPrefix(states[len(states)-1].LastMark, "fsb:v:config:") {
+		t.Errorf("%d states, the last after mark %q", len(states), states[len(states)-1].LastMark)
+	}
+	out := filepath.Join(t.TempDir(), "state.img")
+	if err := d.Export(out, len(d.Log.Entries)); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := make([]byte, d.Partition.Size)
+	if _, err := f.ReadAt(want, d.Partition.Start); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("the exported state differs from the partition the runner left")
 	}
 }

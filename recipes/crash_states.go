@@ -25,17 +25,20 @@ var crashWorkloads = []string{"small_files", "large_file", "fsync", "rename", "c
 
 func newCrashStates() *Recipe {
 	return &Recipe{
-		Name:        "crash_states",
-		Schema:      1,
-		Summary:     "Records a workload's writes with dm-log-writes, then checks every state a power cut could leave by replaying the log.",
-		Source:      Citation{ELC2015, "p.92-95 \"Corruption of the filesystem\" (power_loss), checked at every flush instead of at random cuts"},
-		Target:      OnDevice,
+		Name:    "crash_states",
+		Schema:  1,
+		Summary: "Records a workload's writes with dm-log-writes, then checks every state a power cut could leave by replaying the log.",
+		Source:  Citation{ELC2015, "p.92-95 \"Corruption of the filesystem\" (power_loss), checked at every flush instead of at random cuts"},
+		Target:  OnDevice,
+		// A campaign survives a reboot or a power cut: it resumes after
+		// its last checked state.
+		Reboots:     true,
 		Destructive: true,
 		Count:       "iterations",
 		Needs: Needs{Checker: true, Mkfs: true, Kernel: []KernelNeed{{
 			Why:    "crash_states records the workload with a dm-log-writes target and checks each replayed state in a dm-snapshot.",
 			Config: []string{"MD", "BLK_DEV_DM", "DM_LOG_WRITES", "DM_SNAPSHOT"}, Modules: []string{"dm_log_writes", "dm_snapshot"},
-		}}},
+		}}, CasePrograms: crashPrograms},
 		Report: Report{
 			Criteria: []Criterion{{Name: "crash-state robustness", Outcomes: true}},
 			Outcomes: []Axis{
@@ -48,7 +51,7 @@ func newCrashStates() *Recipe {
 				{Kind: Bars, Slug: "crash_states-{test}-rate", Title: "Crash states {test}: states checked per minute",
 					Bars: []Bar{{Metric: "states_per_minute"}}, CaseLabels: CaseAlways},
 			},
-			More: []string{"states", "states_checked", "states_skipped", "log_entries", "log_bytes", "record_time", "replay_time"},
+			More: []string{"states", "states_checked", "states_skipped", "log_entries", "log_bytes", "record_time", "replay_time", "resumed", "states_reused"},
 		},
 		Fields: []fields.Field{
 			iterationsField(
@@ -73,7 +76,8 @@ func newCrashStates() *Recipe {
 				Default: sweep("fsync", "rename"),
 				Doc: "small_files, large_file, fsync: power_loss's writers, operations files (or 4KiB appends) each made durable; " +
 					"rename: a config file of file_size rewritten operations times by write-to-temporary and rename; " +
-					"churn: small files of file_size created and deleted; sqlite: operations SQLite transactions (the image's sqlite3).",
+					"churn: small files of file_size created and deleted; sqlite: operations SQLite transactions, each inserting a row " +
+					"(the image's sqlite3, synchronous=FULL).",
 			},
 			{
 				Name: "operations",
@@ -161,11 +165,29 @@ func newCrashStates() *Recipe {
 				Default: false,
 				Doc:     "Negative control: replay without the write that holds the first durable file's first block, which the data check must catch.",
 			},
+			{
+				Name: "interrupt_after",
+				Kind: fields.Int,
+				Min:  fields.Bound(0), Max: fields.Bound(1000000),
+				Default: int64(0),
+				Doc: "Self-test of resuming: once per campaign, after this many states, ask the host's power switch " +
+					"(the QEMU target, or the board's power-cycle command) to cut the power; the campaign must resume " +
+					"after the next boot without checking a state twice. 0: never.",
+			},
 			timeoutField(time.Hour),
 		},
 		Check:      checkCrashStates,
 		Partitions: crashLogSpace,
 	}
+}
+
+// crashPrograms: the sqlite workload runs the image's sqlite3, as
+// sqlite_tps does, so that the SQLite the board ships is what is tested.
+func crashPrograms(p Params) []string {
+	if w, _ := stringParam(p, "workload"); w == "sqlite" {
+		return []string{"sqlite3"}
+	}
+	return nil
 }
 
 func checkCrashStates(p Params) []Problem {

@@ -98,7 +98,7 @@ func TestRecipeFlags(t *testing.T) {
 		"small_files":   {OnFilesystem, false, false, false, false},
 		"power_loss":    {OnDevice, true, true, false, false},
 		"dm_flakey":     {OnDevice, false, true, false, false},
-		"crash_states":  {OnDevice, false, true, false, false},
+		"crash_states":  {OnDevice, true, true, false, false},
 	}
 	for name, w := range want {
 		r := mustLookup(t, name)

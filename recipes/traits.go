@@ -21,6 +21,9 @@ type Needs struct {
 	// (sqlite_tps: sqlite3). A test whose program is missing is skipped
 	// with the reason.
 	Programs []string
+	// CasePrograms, when set, gives the programs one case runs beyond
+	// Programs, from its values (crash_states' sqlite workload: sqlite3).
+	CasePrograms func(p Params) []string
 	// Prefers are programs the test uses when the image has them and
 	// replaces with a built-in engine otherwise (fio).
 	Prefers []string

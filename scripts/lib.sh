@@ -8,6 +8,25 @@ FSBENCH_GO_VERSION=${FSBENCH_GO_VERSION:-1.25.9}
 log() { printf '==> %s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
+# bench_workdir NAME KEEP makes a benchmark's work directory, $work,
+# removed when the script exits unless KEEP is 1 (then its path is said).
+bench_workdir() {
+	work=$(mktemp -d "${TMPDIR:-/tmp}/fsbench-$1.XXXXXX")
+	bench_keep=$2
+	trap bench_cleanup EXIT
+	trap 'exit 130' INT TERM
+}
+
+bench_cleanup() {
+	local rc=$?
+	if [ "$bench_keep" -eq 1 ]; then
+		log "work directory kept: $work"
+	else
+		rm -rf "$work"
+	fi
+	exit $rc
+}
+
 # as_root runs a command as root, through sudo when needed.
 as_root() {
 	if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi

@@ -221,13 +221,18 @@ func deviceOf(v Variant, opt Options) (string, []string, error) {
 }
 
 // runsOnLAVA refuses a plan that needs the host beside the board: the
-// power_loss recipe's host_kill trigger asks fsbench's own target for
-// the cut (runplan.PowerCutMarker), which no LAVA job can make.
+// power_loss recipe's host_kill trigger and crash_states' interrupt_after
+// ask fsbench's own target for the cut (runplan.PowerCutMarker), which no
+// LAVA job can make.
 func runsOnLAVA(variant string, p *runplan.Plan) error {
 	for _, s := range p.Steps {
 		if t, _ := s.Params["trigger"].(string); t == "host_kill" {
 			return fmt.Errorf("variant %s: %s cuts the power from the host (trigger = \"host_kill\"), which a LAVA job cannot do; use trigger = \"watchdog\" on a lab",
 				variant, s.ID())
+		}
+		if n, err := s.Params.Int("interrupt_after"); err == nil && n > 0 {
+			return fmt.Errorf("variant %s: %s asks the host to cut the power (interrupt_after = %d), which a LAVA job cannot do; leave interrupt_after at 0 on a lab",
+				variant, s.ID(), n)
 		}
 	}
 	return nil

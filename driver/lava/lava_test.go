@@ -3,6 +3,7 @@ package lava
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"os"
@@ -27,6 +28,7 @@ import (
 	"github.com/fsbench/fsbench/spec"
 	"github.com/fsbench/fsbench/wire/arch"
 	"github.com/fsbench/fsbench/wire/resultframe"
+	"github.com/fsbench/fsbench/wire/runplan"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden job definitions")
@@ -347,5 +349,25 @@ func TestLAVARunQEMU(t *testing.T) {
 	md := report.Build(ins, report.Options{}).Markdown()
 	if !strings.Contains(md, "| LAVA device | qemu-test-01 |") || !strings.Contains(md, "| target | lava |") {
 		t.Errorf("the report's context does not name the LAVA device:\n%.3000s", md)
+	}
+}
+
+// A plan whose power cuts come from fsbench's host is refused for a lab.
+func TestRunsOnLAVARefusesHostCuts(t *testing.T) {
+	for _, tc := range []struct {
+		params runplan.Params
+		want   string
+	}{
+		{runplan.Params{"trigger": "host_kill"}, `trigger = "host_kill"`},
+		{runplan.Params{"interrupt_after": json.Number("5")}, "interrupt_after = 5"},
+	} {
+		p := &runplan.Plan{Steps: []runplan.Step{{Recipe: "r", Test: "t", Case: "c", Params: tc.params}}}
+		if err := runsOnLAVA("v", p); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: %v, want an error saying %q", tc.params, err, tc.want)
+		}
+	}
+	ok := &runplan.Plan{Steps: []runplan.Step{{Params: runplan.Params{"trigger": "watchdog", "interrupt_after": int64(0)}}}}
+	if err := runsOnLAVA("v", ok); err != nil {
+		t.Errorf("a plan a lab can run: %v", err)
 	}
 }

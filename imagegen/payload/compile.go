@@ -138,6 +138,9 @@ func step(rec *recipes.Recipe, t plan.Test, c recipes.Case, on string, part *run
 		}
 	}
 	add(&n.Programs, rec.Needs.Programs...)
+	if rec.Needs.CasePrograms != nil {
+		add(&n.Programs, rec.Needs.CasePrograms(c.Params)...)
+	}
 	add(&n.Prefers, rec.Needs.Prefers...)
 	for _, k := range rec.Needs.Kernel {
 		add(&n.Modules, k.Modules...)

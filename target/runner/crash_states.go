@@ -46,6 +46,12 @@ type crashScratch struct {
 	Entries    int     `json:"entries,omitempty"`
 	LogBytes   int64   `json:"log_bytes,omitempty"`
 	RecordTime float64 `json:"record_time,omitempty"`
+	// Interrupted: the self-test's power cut was asked for.
+	Interrupted bool `json:"interrupted,omitempty"`
+	// Resumed counts the replays that started after states an earlier
+	// boot had checked, and Reused those states.
+	Resumed int `json:"resumed,omitempty"`
+	Reused  int `json:"reused,omitempty"`
 }
 
 // stateResult is one checked state, one line of the campaign's results
@@ -314,6 +320,7 @@ func (c *crashCampaign) replay(ctx context.Context, sc *crashScratch) (*Outcome,
 	maxStates, maxTime := int(e.P.Int("max_states")), e.P.Duration("max_time")
 	points := logwrites.Points{Flush: true, FUA: true, Marks: e.P.Bool("at_marks"), EveryWrite: int(e.P.Int("every_write"))}
 	fsck, drop := e.P.Bool("fsck"), e.P.Bool("drop_synced_write")
+	interruptAfter := int(e.P.Int("interrupt_after"))
 	if e.P.Err != nil {
 		return nil, e.P.Err
 	}
@@ -343,6 +350,17 @@ func (c *crashCampaign) replay(ctx context.Context, sc *crashScratch) (*Outcome,
 		return nil, err
 	}
 	defer results.Close()
+	if len(done) > 0 {
+		sc.Resumed++
+		sc.Reused += len(done)
+		e.Logf("%s: resuming after %d states checked before", e.Step.ID(), len(done))
+		if err := e.SetScratch(sc); err == nil {
+			err = e.save()
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
 
 	cow, err := linear(crashCOWName, c.logPart.Device, c.logBytes, c.cowBytes)
 	if err != nil {
@@ -374,6 +392,7 @@ func (c *crashCampaign) replay(ctx context.Context, sc *crashScratch) (*Outcome,
 	}
 	start := time.Now()
 	lastLog := start
+	checkedNow := 0
 	for i, st := range chosen {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -409,6 +428,9 @@ func (c *crashCampaign) replay(ctx context.Context, sc *crashScratch) (*Outcome,
 			lastLog = time.Now()
 			e.Logf("%s: %d of %d states checked", e.Step.ID(), i+1, len(chosen))
 		}
+		if checkedNow++; interruptAfter > 0 && !sc.Interrupted && checkedNow == interruptAfter {
+			return nil, c.interrupt(ctx, sc, checkedNow)
+		}
 	}
 	replayTime := spent + time.Since(start).Seconds()
 	// Leave the partition as the workload left it, for the steps after.
@@ -416,6 +438,26 @@ func (c *crashCampaign) replay(ctx context.Context, sc *crashScratch) (*Outcome,
 		return nil, err
 	}
 	return c.outcome(sc, all, chosen, done, replayTime), nil
+}
+
+// interrupt asks the host to cut the power now, for the self-test of
+// resuming, and waits for it.
+func (c *crashCampaign) interrupt(ctx context.Context, sc *crashScratch, checked int) error {
+	sc.Interrupted = true
+	if err := c.e.SetScratch(sc); err != nil {
+		return err
+	}
+	if err := c.e.save(); err != nil {
+		return err
+	}
+	c.e.Logf("%s: %d states checked; asking for a power cut (interrupt_after)", c.e.Step.ID(), checked)
+	c.e.Printf("%s 0", runplan.PowerCutMarker)
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(time.Minute):
+	}
+	return errors.New("interrupt_after: no power cut came a minute after asking the host for one (has the board a power-cycle command?)")
 }
 
 // spread takes up to n of the states, evenly spaced, the last included.
@@ -579,6 +621,8 @@ func (c *crashCampaign) outcome(sc *crashScratch, all, chosen []logwrites.State,
 	if replayTime > 0 {
 		out.metric("states_per_minute", float64(checked)/replayTime*60, "states/min")
 	}
+	out.metric("resumed", float64(sc.Resumed), "")
+	out.metric("states_reused", float64(sc.Reused), "")
 	if n := len(all) - len(chosen); n > 0 {
 		out.attr("states_not_chosen", fmt.Sprintf("%d states beyond max_states", n))
 	}

@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -44,8 +45,11 @@ func durablesOf(t *testing.T, marks []string) *durables {
 // the marks of only part of it, too, where the workload only adds (what
 // it wrote after a state is allowed to be there).
 func TestCrashWorkloadsCheckIntact(t *testing.T) {
-	for _, kind := range []string{"small_files", "large_file", "fsync", "rename", "churn"} {
+	for _, kind := range []string{"small_files", "large_file", "fsync", "rename", "churn", "sqlite"} {
 		t.Run(kind, func(t *testing.T) {
+			if _, err := exec.LookPath("sqlite3"); err != nil && kind == "sqlite" {
+				t.Skip("needs sqlite3 (scripts/test.sh installs it)")
+			}
 			w := &crashWorkload{kind: kind, ops: 7, size: 6000, large: 70000, pat: pattern{"salt/" + kind}}
 			dir, marks := runWorkload(t, w)
 			if len(marks) < 5 {
@@ -107,6 +111,36 @@ func TestCrashWorkloadChecksFail(t *testing.T) {
 	}
 	if rep, _ := c.check(dir, d); rep.Class != DataLostSynced {
 		t.Errorf("a durably removed file back: %s", rep.Class)
+	}
+}
+
+// The SQLite check wants every durable transaction's row, intact.
+func TestCrashSQLiteCheckFails(t *testing.T) {
+	if _, err := exec.LookPath("sqlite3"); err != nil {
+		t.Skip("needs sqlite3 (scripts/test.sh installs it)")
+	}
+	w := &crashWorkload{kind: "sqlite", ops: 4, pat: pattern{"q"}}
+	dir, marks := runWorkload(t, w)
+	d := durablesOf(t, marks)
+	db := filepath.Join(dir, dbName)
+	sql := func(q string) {
+		t.Helper()
+		if out, err := exec.Command("sqlite3", db, q).CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v %s", q, err, out)
+		}
+	}
+	sql("UPDATE t SET v = 'x' WHERE id = 2;")
+	if rep, _ := w.check(dir, d); rep.Class != DataCorrupt {
+		t.Errorf("a changed row: %s %v", rep.Class, rep.Problems)
+	}
+	sql("DELETE FROM t WHERE id >= 2;")
+	if rep, _ := w.check(dir, d); rep.Class != DataLostSynced {
+		t.Errorf("lost durable rows: %s %v", rep.Class, rep.Problems)
+	}
+	os.WriteFile(db, []byte("not a database, but long enough to be read as one......................................................................"), 0o644)
+	os.Remove(db + "-wal")
+	if rep, _ := w.check(dir, d); rep.Class != DataCorrupt {
+		t.Errorf("a garbled database: %s %v", rep.Class, rep.Problems)
 	}
 }
 

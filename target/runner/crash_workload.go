@@ -3,16 +3,20 @@ package runner
 import (
 	"bytes"
 	"context"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/fsbench/fsbench/internal/atomicfile"
+	"github.com/fsbench/fsbench/wire/logwrites"
 )
 
 // crash_states' workloads write into a directory of the filesystem on the
@@ -23,6 +27,7 @@ import (
 //	fsb:s:<name>:<size>   the first size bytes of name are durable
 //	fsb:d:<name>          the removal of name is durable
 //	fsb:v:<name>:<n>      version n of name is durable (rename)
+//	fsb:t:<db>:<n>        transaction n of the database is durable (sqlite)
 //
 // Names never hold ':' or spaces (a device-mapper message splits on
 // spaces).
@@ -31,7 +36,7 @@ const markPrefix = "fsb:"
 
 // markFS is the mark after the filesystem's creation: the states before it
 // are mkfs's, not the workload's.
-const markFS = markPrefix + "mkfs"
+const markFS = logwrites.FSMark
 
 // marker sets marks in the write log.
 type marker func(text string) error
@@ -64,7 +69,7 @@ func (d *durables) add(mark string) error {
 	d.last = mark
 	kind, arg, _ := strings.Cut(rest, ":")
 	switch kind {
-	case "s", "v":
+	case "s", "v", "t":
 		name, num, ok := strings.Cut(arg, ":")
 		n, err := strconv.ParseInt(num, 10, 64)
 		if !ok || err != nil || n < 0 || name == "" {
@@ -109,6 +114,8 @@ func (w *crashWorkload) run(ctx context.Context, dir string, mark marker) error 
 		return w.rename(ctx, dir, mark)
 	case "churn":
 		return w.churn(ctx, dir, mark)
+	case "sqlite":
+		return w.sqlite(ctx, dir, mark)
 	}
 	return fmt.Errorf("unknown workload %q", w.kind)
 }
@@ -118,6 +125,8 @@ func (w *crashWorkload) check(dir string, d *durables) (*DataReport, error) {
 	switch w.kind {
 	case "rename":
 		return w.checkRename(dir, d), nil
+	case "sqlite":
+		return w.checkSQLite(dir, d), nil
 	case "churn":
 		rep, err := checkData(dir, w.pat, d.synced, w.intended)
 		if err != nil {
@@ -298,4 +307,101 @@ func (w *crashWorkload) churn(ctx context.Context, dir string, mark marker) erro
 		alive = append(alive, name)
 	}
 	return nil
+}
+
+const dbName = "crash.db"
+
+// rowValue is the text of row id: its pattern, in hex.
+func (w *crashWorkload) rowValue(id int) string {
+	b := make([]byte, 128)
+	w.pat.stream(fmt.Sprintf("row-%d", id)).Read(b)
+	return hex.EncodeToString(b)
+}
+
+// sqlite runs ops transactions, each inserting one row, with the image's
+// sqlite3 in WAL mode and synchronous=FULL, where a commit that returned
+// is durable; one sqlite3 process per transaction, so that its return
+// is the commit's.
+func (w *crashWorkload) sqlite(ctx context.Context, dir string, mark marker) error {
+	bin, err := exec.LookPath("sqlite3")
+	if err != nil {
+		return skipf("the sqlite workload runs the image's sqlite3 command, and the image has none " +
+			"(Buildroot: BR2_PACKAGE_SQLITE; Yocto: the sqlite3 package)")
+	}
+	sync := "FULL"
+	if w.noSync {
+		sync = "OFF"
+	}
+	db := filepath.Join(dir, dbName)
+	if _, err := runSQL(ctx, bin, db, "PRAGMA journal_mode=WAL;\nCREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT NOT NULL);\n"); err != nil {
+		return err
+	}
+	for n := 1; n <= w.ops; n++ {
+		tx := fmt.Sprintf("PRAGMA synchronous=%s;\nBEGIN;\nINSERT INTO t(id, v) VALUES(%d, '%s');\nCOMMIT;\n", sync, n, w.rowValue(n))
+		if _, err := runSQL(ctx, bin, db, tx); err != nil {
+			return err
+		}
+		if err := mark(fmt.Sprintf("%st:%s:%d", markPrefix, dbName, n)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkSQLite opens the database as the application would after the
+// reboot (SQLite recovers from its WAL), checks its integrity, and wants
+// rows 1 to m, each with its value, m at least the last durable
+// transaction.
+func (w *crashWorkload) checkSQLite(dir string, d *durables) *DataReport {
+	rep := &DataReport{Class: DataIntact}
+	durable := d.versions[dbName]
+	if durable > 0 {
+		rep.SyncedFiles, rep.SyncedBytes = 1, int64(durable)
+	}
+	db := filepath.Join(dir, dbName)
+	if _, err := os.Stat(db); errors.Is(err, fs.ErrNotExist) {
+		if durable > 0 {
+			rep.Class, rep.MissingSynced = DataLostSynced, 1
+			rep.problem("%s: missing, after transaction %d was durable", dbName, durable)
+		}
+		return rep
+	}
+	rep.Files = 1
+	bin, err := exec.LookPath("sqlite3")
+	if err != nil {
+		rep.Class = DataCorrupt
+		rep.problem("sqlite3 is gone: %v", err)
+		return rep
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, bin, "-bail", db, "PRAGMA integrity_check;", "SELECT id || ' ' || v FROM t ORDER BY id;").CombinedOutput()
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	switch {
+	case err != nil && durable == 0 && strings.Contains(string(out), "no such table"):
+		return rep // the table's creation was not durable yet
+	case err != nil:
+		rep.Class, rep.ReadErrors = DataCorrupt, 1
+		rep.problem("%s: sqlite3: %v: %s", dbName, err, clip([]byte(lastLine(string(out))), 120))
+		return rep
+	case len(lines) == 0 || lines[0] != "ok":
+		rep.Class, rep.CorruptFiles = DataCorrupt, 1
+		rep.problem("%s: integrity_check: %s", dbName, clip(out, 120))
+		return rep
+	}
+	rows := 0
+	for _, line := range lines[1:] {
+		id, v, _ := strings.Cut(line, " ")
+		if id != strconv.Itoa(rows+1) || v != w.rowValue(rows+1) {
+			rep.Class, rep.CorruptFiles = DataCorrupt, 1
+			rep.problem("%s: row %d is %q", dbName, rows+1, clip([]byte(line), 40))
+			return rep
+		}
+		rows++
+	}
+	if rows < durable {
+		rep.Class, rep.LostSynced = DataLostSynced, int64(durable-rows)
+		rep.problem("%s: %d rows, after transaction %d was durable", dbName, rows, durable)
+	}
+	return rep
 }

@@ -46,6 +46,9 @@ const (
 	// EndMark is the mark the target logs when its table is torn down,
 	// after every write it holds: a log without it was cut short.
 	EndMark = "dm-log-writes-end"
+	// FSMark is the mark fsbench's runner sets once the filesystem is
+	// made: the states before it are mkfs's, not a workload's.
+	FSMark = "fsb:mkfs"
 )
 
 // ErrTruncated reports a log that ends before the target's end mark: the

@@ -1,4 +1,4 @@
-package logwrites
+package logwrites_test
 
 import (
 	"bytes"
@@ -6,58 +6,26 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/fsbench/fsbench/wire/logwrites"
+	"github.com/fsbench/fsbench/wire/logwrites/logwritestest"
 )
-
-// logBuilder writes a log the way drivers/md/dm-log-writes.c lays it out,
-// so that the reader's checks are tested against the documented format; a
-// log the kernel wrote is read by the runner's tests in QEMU.
-type logBuilder struct {
-	ss      int
-	entries [][]byte
-	n       int
-}
-
-func (b *logBuilder) entry(sector, sectors, flags uint64, mark string, data []byte) {
-	hdr := make([]byte, b.ss)
-	le := binary.LittleEndian
-	le.PutUint64(hdr[0:], sector)
-	le.PutUint64(hdr[8:], sectors)
-	le.PutUint64(hdr[16:], flags)
-	le.PutUint64(hdr[24:], uint64(len(mark)))
-	copy(hdr[32:], mark)
-	b.entries = append(b.entries, append(hdr, data...))
-	b.n++
-}
-
-func (b *logBuilder) write(sector uint64, fill byte, sectors int, flags uint64) {
-	b.entry(sector, uint64(sectors), flags, "", bytes.Repeat([]byte{fill}, sectors*b.ss))
-}
-
-func (b *logBuilder) bytes() []byte {
-	sb := make([]byte, b.ss)
-	le := binary.LittleEndian
-	le.PutUint64(sb[0:], Magic)
-	le.PutUint64(sb[8:], Version)
-	le.PutUint64(sb[16:], uint64(b.n))
-	le.PutUint32(sb[24:], uint32(b.ss))
-	return append(sb, bytes.Join(b.entries, nil)...)
-}
 
 // sample is a small workload: a "mkfs" write, its mark, two writes, a
 // flush, a discard, a FUA write, a user mark, the end mark.
-func sample() *logBuilder {
-	b := &logBuilder{ss: 512}
-	b.write(0, 'M', 2, 0)                 // 0
-	b.entry(0, 0, FlagFlush, "", nil)     // 1
-	b.entry(0, 0, FlagMark, "mkfs", nil)  // 2
-	b.write(4, 'a', 1, 0)                 // 3
-	b.write(6, 'b', 2, FlagMetadata)      // 4
-	b.entry(0, 0, FlagFlush, "", nil)     // 5
-	b.entry(6, 1, FlagDiscard, "", nil)   // 6
-	b.write(1, 'c', 1, FlagFUA)           // 7
-	b.entry(0, 0, FlagMark, "user", nil)  // 8
-	b.write(9, 'd', 1, 0)                 // 9
-	b.entry(0, 0, FlagMark, EndMark, nil) // 10
+func sample() *logwritestest.Builder {
+	b := &logwritestest.Builder{SectorSize: 512}
+	b.Write(0, 'M', 2, 0)                         // 0
+	b.Flush()                                     // 1
+	b.Mark("mkfs")                                // 2
+	b.Write(4, 'a', 1, 0)                         // 3
+	b.Write(6, 'b', 2, logwrites.FlagMetadata)    // 4
+	b.Flush()                                     // 5
+	b.Entry(6, 1, logwrites.FlagDiscard, "", nil) // 6
+	b.Write(1, 'c', 1, logwrites.FlagFUA)         // 7
+	b.Mark("user")                                // 8
+	b.Write(9, 'd', 1, 0)                         // 9
+	b.Mark(logwrites.EndMark)                     // 10
 	return b
 }
 
@@ -66,8 +34,8 @@ type memDev []byte
 func (m memDev) WriteAt(p []byte, off int64) (int, error) { return copy(m[off:], p), nil }
 
 func TestOpenReadsEveryEntry(t *testing.T) {
-	raw := sample().bytes()
-	l, err := Open(bytes.NewReader(raw), int64(len(raw)), 16*512)
+	raw := sample().Bytes()
+	l, err := logwrites.Open(bytes.NewReader(raw), int64(len(raw)), 16*512)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,24 +57,24 @@ func TestOpenReadsEveryEntry(t *testing.T) {
 }
 
 func TestStatesAndReplay(t *testing.T) {
-	raw := sample().bytes()
-	l, err := Open(bytes.NewReader(raw), int64(len(raw)), 16*512)
+	raw := sample().Bytes()
+	l, err := logwrites.Open(bytes.NewReader(raw), int64(len(raw)), 16*512)
 	if err != nil {
 		t.Fatal(err)
 	}
 	from := l.FindMark("mkfs") + 1
-	got := l.States(Points{Flush: true, FUA: true, From: from})
-	want := []State{{6, "flush"}, {8, "fua"}}
+	got := l.States(logwrites.Points{Flush: true, FUA: true, From: from})
+	want := []logwrites.State{{6, "flush"}, {8, "fua"}}
 	if len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
 		t.Fatalf("states %v, want %v", got, want)
 	}
-	all := l.States(Points{Flush: true, FUA: true, Marks: true, EveryWrite: 1, From: from})
+	all := l.States(logwrites.Points{Flush: true, FUA: true, Marks: true, EveryWrite: 1, From: from})
 	if len(all) != 6 { // 3, 4 (writes), 5 (flush), 7 (fua), 8 (mark), 9 (write)
 		t.Fatalf("states with marks and every write: %v", all)
 	}
 
 	dev := make(memDev, 16*512)
-	r := NewReplayer(l, dev)
+	r := logwrites.NewReplayer(l, dev)
 	if err := r.To(6); err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +94,7 @@ func TestStatesAndReplay(t *testing.T) {
 
 	// A dropped write is not replayed.
 	dev2 := make(memDev, 16*512)
-	r2 := NewReplayer(l, dev2)
+	r2 := logwrites.NewReplayer(l, dev2)
 	r2.Skip = map[int]bool{3: true}
 	if err := r2.To(len(l.Entries)); err != nil {
 		t.Fatal(err)
@@ -137,7 +105,7 @@ func TestStatesAndReplay(t *testing.T) {
 }
 
 func TestOpenRefusesBrokenLogs(t *testing.T) {
-	good := sample().bytes()
+	good := sample().Bytes()
 	cases := []struct {
 		name   string
 		edit   func(b []byte) []byte
@@ -163,7 +131,7 @@ func TestOpenRefusesBrokenLogs(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			b := c.edit(bytes.Clone(good))
-			_, err := Open(bytes.NewReader(b), int64(len(b)), c.devSz)
+			_, err := logwrites.Open(bytes.NewReader(b), int64(len(b)), c.devSz)
 			if err == nil || !strings.Contains(err.Error(), c.expect) {
 				t.Fatalf("error %v, want one saying %q", err, c.expect)
 			}
@@ -171,14 +139,14 @@ func TestOpenRefusesBrokenLogs(t *testing.T) {
 	}
 	b := bytes.Clone(good)
 	binary.LittleEndian.PutUint64(b[16:], 10)
-	if _, err := Open(bytes.NewReader(b), int64(len(b)), 0); !errors.Is(err, ErrTruncated) {
-		t.Errorf("a log without its end mark: %v, want ErrTruncated", err)
+	if _, err := logwrites.Open(bytes.NewReader(b), int64(len(b)), 0); !errors.Is(err, logwrites.ErrTruncated) {
+		t.Errorf("a log without its end mark: %v, want logwrites.ErrTruncated", err)
 	}
 }
 
 func TestDigestSeesAChangedByte(t *testing.T) {
-	raw := sample().bytes()
-	l, err := Open(bytes.NewReader(raw), int64(len(raw)), 0)
+	raw := sample().Bytes()
+	l, err := logwrites.Open(bytes.NewReader(raw), int64(len(raw)), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +155,7 @@ func TestDigestSeesAChangedByte(t *testing.T) {
 		t.Fatal(err)
 	}
 	raw[512*2+100] ^= 0xff // data of entry 0, which no check reads
-	l2, err := Open(bytes.NewReader(raw), int64(len(raw)), 0)
+	l2, err := logwrites.Open(bytes.NewReader(raw), int64(len(raw)), 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -66,6 +66,7 @@ func commands() []command {
 		{"run", "build, boot on QEMU, run the tests and print the results", runRun},
 		{"lava", "write LAVA jobs for a lab, submit them, and read their results back", runLAVA},
 		{"capture", "timestamp a serial console and collect the runner's results", runCapture},
+		{"crash-state", "rebuild a state of a crash_states campaign from its write log, as a partition image", runCrashState},
 		{"report", "turn results into an HTML and Markdown report with charts, CSV and JSON", runReport},
 		{"reference", "print every filesystem, tuning option, mount option and recipe", runReference},
 		{"version", "print the fsbench version", runVersion},

@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# Benchmark: crash states checked per minute by crash_states against power
+# cuts per minute by power_loss, in QEMU under TCG, on the same machine.
+#
+# Usage: bench/crash-states-vs-power-loss.sh [-o OPS] [-f FILESYSTEMS] [-c CUTS] [-j N] [-k]
+#   -o OPS          operations of the fsync workload (default 320: about
+#                   1,000 states on ext4)
+#   -f FILESYSTEMS  comma-separated (default ext4,btrfs,f2fs,xfs,nilfs2)
+#   -c CUTS         power_loss iterations on ext4 (default 8)
+#   -j N            variants run at once (default 2)
+#   -k              keep the work directory and print its path
+#
+# It writes one spec with a crash partition per filesystem and a raw log
+# partition, and runs a crash_states campaign of the fsync workload (4KiB
+# appends, each fsynced: a log) on every filesystem with `fsbench run`;
+# then a spec of the same layout with power_loss (the same writer,
+# watchdog cuts after 4 s) on ext4. It prints, per filesystem, the states
+# the log gave, how many were checked, their classes, the replay time and
+# the states checked per minute; then the power cuts per minute (the
+# wall time of the power_loss run, its build and boots included, over its
+# cuts) and the ratio.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(dirname "$here")
+# shellcheck source-path=SCRIPTDIR source=../scripts/lib.sh
+. "$repo/scripts/lib.sh"
+
+ops=320 filesystems=ext4,btrfs,f2fs,xfs,nilfs2 cuts=8 jobs=2 keep=0
+while getopts "o:f:c:j:k" opt; do
+	case $opt in
+		o) ops=$OPTARG ;;
+		f) filesystems=$OPTARG ;;
+		c) cuts=$OPTARG ;;
+		j) jobs=$OPTARG ;;
+		k) keep=1 ;;
+		*) sed -n '2,/^set -euo/p' "$0" | sed '$d' >&2; exit 2 ;;
+	esac
+done
+for n in "$ops" "$cuts" "$jobs"; do
+	[[ $n =~ ^[1-9][0-9]*$ ]] || die "-o, -c and -j want whole numbers of at least 1"
+done
+[[ $filesystems =~ ^[a-z0-9]+(,[a-z0-9]+)*$ ]] || die "-f wants filesystem names, comma-separated"
+
+apt_install "${FSBENCH_TOOL_PACKAGES[@]}" python3
+ensure_go
+
+bench_workdir crash "$keep"
+
+log "building fsbench and the runner"
+(
+	cd "$repo"
+	go build -o "$work/bin/fsbench" ./cmd/fsbench
+	CGO_ENABLED=0 go build -trimpath -o "$work/bin/fsbench-runner-amd64" ./cmd/fsbench-runner
+)
+
+layout() { # $1: the filesystems, as an HCL list
+	cat <<EOF
+matrix "fs" {
+  values = [$1]
+}
+
+board "qemu-x86_64" {
+  arch    = "x86_64"
+  console = "ttyS0,115200n8"
+  storage = "vda"
+}
+
+image "disk" {
+  table = "gpt"
+  size  = "1GiB"
+
+  partition "rootfs" {
+    size = "200MiB"
+    root = true
+    filesystem {
+      type  = "ext4"
+      mount = ["noatime"]
+    }
+    contents { userland = "busybox" }
+  }
+
+  partition "crash" {
+    size = "320MiB"
+    filesystem {
+      type       = matrix.fs
+      label      = "crash"
+      mountpoint = "/mnt/crash"
+    }
+  }
+
+  partition "crashlog" {
+    grow = true
+  }
+}
+EOF
+}
+
+fslist=$(sed 's/[a-z0-9]*/"&"/g; s/,/, /g' <<<"$filesystems")
+{
+	layout "$fslist"
+	cat <<EOF
+
+test "crash_states" "fsync" {
+  on         = partition.crash
+  log        = partition.crashlog
+  workload   = ["fsync"]
+  operations = $ops
+  max_time   = "15m"
+  timeout    = "40m"
+}
+EOF
+} >"$work/crash.fsb.hcl"
+{
+	layout '"ext4"'
+	cat <<EOF
+
+test "power_loss" "fsync" {
+  on         = partition.crash
+  iterations = $cuts
+  writer     = ["fsync"]
+  mount      = ["async"]
+  cut_after  = "4s"
+}
+EOF
+} >"$work/cuts.fsb.hcl"
+
+log "crash_states: $ops fsync appends on $filesystems, -j $jobs"
+start=$SECONDS
+"$work/bin/fsbench" run -j "$jobs" -o "$work/out-crash" "$work/crash.fsb.hcl" >"$work/crash.log" 2>&1 ||
+	{ tail -30 "$work/crash.log" >&2; die "the crash_states run failed (log above)"; }
+crash_wall=$((SECONDS - start))
+
+log "power_loss: $cuts watchdog cuts on ext4"
+start=$SECONDS
+"$work/bin/fsbench" run -o "$work/out-cuts" "$work/cuts.fsb.hcl" >"$work/cuts.log" 2>&1 ||
+	{ tail -30 "$work/cuts.log" >&2; die "the power_loss run failed (log above)"; }
+cuts_wall=$((SECONDS - start))
+
+python3 - "$work" "$crash_wall" "$cuts_wall" "$cuts" "${filesystems//,/ }" <<'EOF'
+import json, sys
+work, crash_wall, cuts_wall, cuts, fss = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4]), sys.argv[5].split()
+def results(path, recipe):
+    return [r for r in map(json.loads, open(path)) if r.get("recipe") == recipe]
+print("crash_states, fsync workload; whole run %.0f s (builds, boots, recording and replay)" % crash_wall)
+print("%-7s %7s %8s %9s %8s  %s" % ("fs", "states", "checked", "replay s", "states/m", "classes"))
+rates = []
+for fs in fss:
+    rs = results(f"{work}/out-crash/{fs}/run/results.jsonl", "crash_states")
+    if not rs or rs[0]["status"] != "ok":
+        print("%-7s failed: %s" % (fs, rs[0].get("error") if rs else "no result"))
+        continue
+    m = {x["name"]: x["value"] for x in rs[0]["metrics"]}
+    classes = ", ".join("%s %d" % (k, v) for k, v in m.items() if "." in k and v > 0)
+    rate = m.get("states_per_minute", 0)
+    rates.append(rate)
+    print("%-7s %7d %8d %9.0f %8.0f  %s" % (fs, m["states"], m["states_checked"], m["replay_time"], rate, classes))
+pl = results(f"{work}/out-cuts/ext4/run/results.jsonl", "power_loss")
+ok = sum(1 for r in pl if r["status"] == "ok")
+per_min = ok / cuts_wall * 60
+print("power_loss, ext4: %d of %d cuts classified in %.0f s: %.2f cuts/min" % (ok, cuts, cuts_wall, per_min))
+if rates and per_min > 0:
+    print("states checked per minute / cuts per minute: %.0fx to %.0fx" % (min(rates) / per_min, max(rates) / per_min))
+EOF
