@@ -2,9 +2,11 @@
 # Benchmark: crash states checked per minute by crash_states against power
 # cuts per minute by power_loss, in QEMU under TCG, on the same machine.
 #
-# Usage: bench/crash-states-vs-power-loss.sh [-o OPS] [-f FILESYSTEMS] [-c CUTS] [-j N] [-k]
-#   -o OPS          operations of the fsync workload (default 320: about
-#                   1,000 states on ext4)
+# Usage: bench/crash-states-vs-power-loss.sh [-o OPS] [-m STATES] [-f FILESYSTEMS] [-c CUTS] [-j N] [-k]
+#   -o OPS          operations of the fsync workload (default 1000: 1,000
+#                   states or more on every filesystem)
+#   -m STATES       max_states: the most states checked (default 1000,
+#                   evenly spread over the log)
 #   -f FILESYSTEMS  comma-separated (default ext4,btrfs,f2fs,xfs,nilfs2)
 #   -c CUTS         power_loss iterations on ext4 (default 8)
 #   -j N            variants run at once (default 2)
@@ -26,10 +28,11 @@ repo=$(dirname "$here")
 # shellcheck source-path=SCRIPTDIR source=../scripts/lib.sh
 . "$repo/scripts/lib.sh"
 
-ops=320 filesystems=ext4,btrfs,f2fs,xfs,nilfs2 cuts=8 jobs=2 keep=0
-while getopts "o:f:c:j:k" opt; do
+ops=1000 states=1000 filesystems=ext4,btrfs,f2fs,xfs,nilfs2 cuts=8 jobs=2 keep=0
+while getopts "o:m:f:c:j:k" opt; do
 	case $opt in
 		o) ops=$OPTARG ;;
+		m) states=$OPTARG ;;
 		f) filesystems=$OPTARG ;;
 		c) cuts=$OPTARG ;;
 		j) jobs=$OPTARG ;;
@@ -37,8 +40,8 @@ while getopts "o:f:c:j:k" opt; do
 		*) sed -n '2,/^set -euo/p' "$0" | sed '$d' >&2; exit 2 ;;
 	esac
 done
-for n in "$ops" "$cuts" "$jobs"; do
-	[[ $n =~ ^[1-9][0-9]*$ ]] || die "-o, -c and -j want whole numbers of at least 1"
+for n in "$ops" "$states" "$cuts" "$jobs"; do
+	[[ $n =~ ^[1-9][0-9]*$ ]] || die "-o, -m, -c and -j want whole numbers of at least 1"
 done
 [[ $filesystems =~ ^[a-z0-9]+(,[a-z0-9]+)*$ ]] || die "-f wants filesystem names, comma-separated"
 
@@ -106,6 +109,7 @@ test "crash_states" "fsync" {
   log        = partition.crashlog
   workload   = ["fsync"]
   operations = $ops
+  max_states = $states
   max_time   = "15m"
   timeout    = "40m"
 }

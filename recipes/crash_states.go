@@ -51,7 +51,7 @@ func newCrashStates() *Recipe {
 				{Kind: Bars, Slug: "crash_states-{test}-rate", Title: "Crash states {test}: states checked per minute",
 					Bars: []Bar{{Metric: "states_per_minute"}}, CaseLabels: CaseAlways},
 			},
-			More: []string{"states", "states_checked", "states_skipped", "log_entries", "log_bytes", "record_time", "replay_time", "resumed", "states_reused"},
+			More: []string{"states", "states_checked", "states_skipped", "log_entries", "log_bytes", "record_time", "replay_time", "snapshot_used_max", "resumed", "states_reused"},
 		},
 		Fields: []fields.Field{
 			iterationsField(

@@ -209,10 +209,19 @@ func repair(ctx context.Context, e *Env, p *runplan.Partition) error {
 	return nil
 }
 
+// kernelLog returns the kernel's messages about a device since some
+// point: sinceSeq's, or a kmsgCursor's.
+type kernelLog func(dev string) (*kernelNotes, error)
+
+// sinceSeq is the kernel log after record seq (-1: all of it).
+func sinceSeq(seq int64) kernelLog {
+	return func(dev string) (*kernelNotes, error) { return deviceLog(dev, seq) }
+}
+
 // mountInspect mounts the partition (unless the boot did), noting the
-// kernel's messages since seq; when the mount fails it repairs and tries
+// kernel's messages from klog; when the mount fails it repairs and tries
 // once more. It returns the mount directory, "" when it did not mount.
-func mountInspect(ctx context.Context, e *Env, p *runplan.Partition, since int64, in *inspection) (string, error) {
+func mountInspect(ctx context.Context, e *Env, p *runplan.Partition, klog kernelLog, in *inspection) (string, error) {
 	at, err := mountedAt(p.Device)
 	if err != nil {
 		return "", err
@@ -224,7 +233,7 @@ func mountInspect(ctx context.Context, e *Env, p *runplan.Partition, since int64
 		in.MountedBy = "runner"
 		dir, in.MountErr = e.MountPart(p)
 	}
-	if in.Notes, err = deviceLog(p.Device, since); err != nil {
+	if in.Notes, err = klog(p.Device); err != nil {
 		return "", err
 	}
 	if in.MountErr == nil {

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unsafe"
@@ -64,6 +65,9 @@ type stateResult struct {
 	Data        string  `json:"data,omitempty"`
 	Skipped     string  `json:"skipped,omitempty"` // why the state has no verdict
 	Seconds     float64 `json:"seconds"`
+	// Snapshot is the bytes of the snapshot store the mount and the
+	// checker used.
+	Snapshot int64 `json:"snapshot,omitempty"`
 	// For a state that is not good, what the user needs to look at it.
 	Entry    string `json:"entry,omitempty"`    // the log's last entry in the state
 	LastOp   string `json:"last_op,omitempty"`  // the workload's last mark before it
@@ -362,6 +366,7 @@ func (c *crashCampaign) replay(ctx context.Context, sc *crashScratch) (*Outcome,
 		}
 	}
 
+	defer quietConsole()()
 	cow, err := linear(crashCOWName, c.logPart.Device, c.logBytes, c.cowBytes)
 	if err != nil {
 		return nil, err
@@ -460,6 +465,26 @@ func (c *crashCampaign) interrupt(ctx context.Context, sc *crashScratch, checked
 	return errors.New("interrupt_after: no power cut came a minute after asking the host for one (has the board a power-cycle command?)")
 }
 
+// quietConsole keeps the kernel's console to warnings and worse while
+// states are checked, and returns what puts it back. Every mount of a
+// state logs its recovery (f2fs a line per fsync it rolls forward), and a
+// serial console prints slower than the checks run; the runner reads the
+// messages from /dev/kmsg all the same.
+func quietConsole() func() {
+	const path = "/proc/sys/kernel/printk"
+	old, err := os.ReadFile(path)
+	f := strings.Fields(string(old))
+	if err != nil || len(f) == 0 {
+		return func() {}
+	}
+	// Writing one number sets the first of the four, console_loglevel:
+	// messages below it reach the console.
+	if level, err := strconv.Atoi(f[0]); err != nil || level <= 5 || os.WriteFile(path, []byte("5"), 0) != nil {
+		return func() {}
+	}
+	return func() { os.WriteFile(path, []byte(f[0]), 0) }
+}
+
 // spread takes up to n of the states, evenly spaced, the last included.
 func spread(all []logwrites.State, n int) []logwrites.State {
 	if len(all) <= n {
@@ -503,7 +528,12 @@ func (c *crashCampaign) checkState(ctx context.Context, st logwrites.State, dur 
 	sp.Device = snap.node
 	forgetBtrfs(sp.FS)
 	in := &inspection{}
-	mnt, err := mountInspect(ctx, e, &sp, lastKmsgSeq(), in)
+	klog, err := newKmsgCursor()
+	if err != nil {
+		return r, err
+	}
+	defer klog.close()
+	mnt, err := mountInspect(ctx, e, &sp, klog.notes, in)
 	if err != nil {
 		return r, err
 	}
@@ -526,9 +556,18 @@ func (c *crashCampaign) checkState(ctx context.Context, st logwrites.State, dur 
 		}
 	}
 	in.classify()
-	if status, err := dmStatus(crashSnapName); err == nil && (strings.HasPrefix(status, "Invalid") || strings.HasPrefix(status, "Overflow")) {
+	status, err := dmStatus(crashSnapName)
+	if err != nil {
+		return r, err
+	}
+	if strings.HasPrefix(status, "Invalid") || strings.HasPrefix(status, "Overflow") {
 		r.Skipped = fmt.Sprintf("the snapshot store (%d MiB) filled up: raise snapshot_size", c.cowBytes>>20)
 		return r, nil
+	}
+	// "<allocated>/<total> <metadata>", in sectors.
+	var used, total, meta int64
+	if n, _ := fmt.Sscanf(status, "%d/%d %d", &used, &total, &meta); n >= 2 {
+		r.Snapshot = used * 512
 	}
 	r.Consistency, r.Data = in.Class, rep.Class
 	if !r.good() {
@@ -587,6 +626,7 @@ func (c *crashCampaign) outcome(sc *crashScratch, all, chosen []logwrites.State,
 	out := &Outcome{}
 	cons, data := map[string]int{}, map[string]int{}
 	checked := 0
+	var snapshot int64
 	var skipped []string
 	var firstBad *stateResult
 	for _, st := range chosen {
@@ -598,6 +638,7 @@ func (c *crashCampaign) outcome(sc *crashScratch, all, chosen []logwrites.State,
 			skipped = append(skipped, fmt.Sprintf("%d (%s)", st.Applied, r.Skipped))
 		default:
 			checked++
+			snapshot = max(snapshot, r.Snapshot)
 			cons[r.Consistency]++
 			data[r.Data]++
 			if !r.good() && firstBad == nil {
@@ -621,6 +662,7 @@ func (c *crashCampaign) outcome(sc *crashScratch, all, chosen []logwrites.State,
 	if replayTime > 0 {
 		out.metric("states_per_minute", float64(checked)/replayTime*60, "states/min")
 	}
+	out.metric("snapshot_used_max", float64(snapshot), "bytes")
 	out.metric("resumed", float64(sc.Resumed), "")
 	out.metric("states_reused", float64(sc.Reused), "")
 	if n := len(all) - len(chosen); n > 0 {

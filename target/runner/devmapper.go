@@ -174,15 +174,19 @@ func (d *dmDevice) remove() error {
 	if d.node != "" {
 		os.Remove(d.node)
 	}
+	// The device is busy for a moment after most unmounts: wait a little
+	// at first (crash_states removes one per state), up to about 5 s.
 	var err error
-	for i := 0; i < 50; i++ {
+	for i, waited := 1, time.Duration(0); waited < 5*time.Second; i++ {
 		if _, err = dmIoctl(dmDevRemove, d.name, 0, nil); err == nil || errors.Is(err, unix.ENXIO) {
 			return nil
 		}
 		if !errors.Is(err, unix.EBUSY) {
 			break
 		}
-		time.Sleep(100 * time.Millisecond)
+		pause := min(time.Duration(i)*5*time.Millisecond, 100*time.Millisecond)
+		time.Sleep(pause)
+		waited += pause
 	}
 	return fmt.Errorf("removing device-mapper device %s: %w", d.name, err)
 }

@@ -108,7 +108,7 @@ func dmFlakey(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 	faultNotes := notesFor(mustKmsg(), dm.kname, since)
 	since = lastKmsgSeq()
 	in := &inspection{}
-	mnt, err := mountInspect(ctx, e, e.Part, since, in)
+	mnt, err := mountInspect(ctx, e, e.Part, sinceSeq(since), in)
 	if err != nil {
 		return nil, err
 	}

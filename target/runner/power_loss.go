@@ -160,7 +160,7 @@ func powerLossCheck(ctx context.Context, e *Env, sc powerLossScratch) (*Outcome,
 		return nil, e.P.Err
 	}
 	in := &inspection{}
-	mnt, err := mountInspect(ctx, e, e.Part, -1, in)
+	mnt, err := mountInspect(ctx, e, e.Part, sinceSeq(-1), in)
 	if err != nil {
 		return nil, err
 	}

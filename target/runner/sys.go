@@ -85,6 +85,39 @@ func readKmsg() ([]kmsgRecord, error) {
 		return nil, fmt.Errorf("opening /dev/kmsg: %w", err)
 	}
 	defer unix.Close(fd)
+	return readRecords(fd)
+}
+
+// kmsgCursor reads the kernel log from the moment it is opened on, without
+// reading again what the ring buffer held before (crash_states looks at
+// the log of every state).
+type kmsgCursor struct{ fd int }
+
+func newKmsgCursor() (*kmsgCursor, error) {
+	fd, err := unix.Open("/dev/kmsg", unix.O_RDONLY|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, fmt.Errorf("opening /dev/kmsg: %w", err)
+	}
+	if _, err := unix.Seek(fd, 0, unix.SEEK_END); err != nil {
+		unix.Close(fd)
+		return nil, fmt.Errorf("seeking /dev/kmsg: %w", err)
+	}
+	return &kmsgCursor{fd}, nil
+}
+
+// notes returns what the kernel said of dev since the cursor was opened.
+func (c *kmsgCursor) notes(dev string) (*kernelNotes, error) {
+	recs, err := readRecords(c.fd)
+	if err != nil {
+		return nil, err
+	}
+	return notesFor(recs, blockName(dev), -1), nil
+}
+
+func (c *kmsgCursor) close() { unix.Close(c.fd) }
+
+// readRecords reads the records of an open /dev/kmsg up to its end.
+func readRecords(fd int) ([]kmsgRecord, error) {
 	var out []kmsgRecord
 	buf := make([]byte, 8192)
 	for {
