@@ -7,7 +7,6 @@ package crashstate
 import (
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
@@ -99,24 +98,6 @@ func (d *Disk) Export(path string, applied int) error {
 		return err
 	}
 	return f.Commit()
-}
-
-// ExportFile is Open and Export on a disk image file.
-func ExportFile(disk, on, logName string, applied int, out string) (*Disk, error) {
-	f, err := os.Open(disk)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	d, err := Open(f, st.Size(), 512, on, logName)
-	if err != nil {
-		return nil, err
-	}
-	return d, d.Export(out, applied)
 }
 
 // find finds a partition by its GPT name or its number.

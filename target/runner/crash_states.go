@@ -88,7 +88,9 @@ type crashCampaign struct {
 	logPart  *runplan.Partition
 	logBytes int64 // the log region: the log partition but the snapshot store
 	cowBytes int64
-	log, cow *dmDevice
+	// snapshot is the table of each state's snapshot: over the
+	// partition, its store the end of the log partition.
+	snapshot dmTarget
 }
 
 // crashStates is one campaign: record the workload through dm-log-writes
@@ -208,7 +210,6 @@ func (c *crashCampaign) record(ctx context.Context, sc *crashScratch) error {
 	if err != nil {
 		return err
 	}
-	c.log = logDev
 	partNum, err := devNumber(c.part.Device)
 	if err != nil {
 		return err
@@ -237,7 +238,7 @@ func (c *crashCampaign) record(ctx context.Context, sc *crashScratch) error {
 	} else if err != nil {
 		return err
 	}
-	if err := mark(markFS); err != nil {
+	if err := mark(logwrites.FSMark); err != nil {
 		return err
 	}
 	dir := e.mountDir(c.part)
@@ -338,9 +339,9 @@ func (c *crashCampaign) replay(ctx context.Context, sc *crashScratch) (*Outcome,
 	} else if d != sc.Digest {
 		return nil, fmt.Errorf("the write log on %s changed since it was recorded (digest %.12s, recorded %.12s): it is not replayed", c.logPart.Name, d, sc.Digest)
 	}
-	fsAt := l.FindMark(markFS)
+	fsAt := l.FindMark(logwrites.FSMark)
 	if fsAt < 0 {
-		return nil, fmt.Errorf("the write log on %s has no %q mark", c.logPart.Name, markFS)
+		return nil, fmt.Errorf("the write log on %s has no %q mark", c.logPart.Name, logwrites.FSMark)
 	}
 	points.From = fsAt + 1
 	all := l.States(points)
@@ -371,7 +372,19 @@ func (c *crashCampaign) replay(ctx context.Context, sc *crashScratch) (*Outcome,
 	if err != nil {
 		return nil, err
 	}
-	c.cow = cow
+	origin, err := devNumber(c.part.Device)
+	if err != nil {
+		return nil, err
+	}
+	cowNum, err := devNumber(cow.node)
+	if err != nil {
+		return nil, err
+	}
+	sectors, err := blockSectors(c.part.Device)
+	if err != nil {
+		return nil, err
+	}
+	c.snapshot = dmTarget{start: 0, length: sectors, kind: "snapshot", params: origin + " " + cowNum + " N 8"}
 	if err := zeroOut(c.part.Device); err != nil {
 		return nil, err
 	}
@@ -504,19 +517,7 @@ func spread(all []logwrites.State, n int) []logwrites.State {
 func (c *crashCampaign) checkState(ctx context.Context, st logwrites.State, dur *durables, fsck bool) (stateResult, error) {
 	e := c.e
 	r := stateResult{Applied: st.Applied, Point: st.Point, LastOp: dur.last}
-	origin, err := devNumber(c.part.Device)
-	if err != nil {
-		return r, err
-	}
-	cowNum, err := devNumber(c.cow.node)
-	if err != nil {
-		return r, err
-	}
-	sectors, err := blockSectors(c.part.Device)
-	if err != nil {
-		return r, err
-	}
-	snap, err := dmCreate(crashSnapName, crashNodeDir, []dmTarget{{start: 0, length: sectors, kind: "snapshot", params: origin + " " + cowNum + " N 8"}})
+	snap, err := dmCreate(crashSnapName, crashNodeDir, []dmTarget{c.snapshot})
 	if err != nil {
 		return r, err
 	}

@@ -151,7 +151,7 @@ func TestDurablesRefuseBadMarks(t *testing.T) {
 		}
 	}
 	d := newDurables()
-	for _, m := range []string{markFS, "other", logwrites.EndMark} {
+	for _, m := range []string{logwrites.FSMark, "other", logwrites.EndMark} {
 		if err := d.add(m); err != nil || d.last != "" {
 			t.Errorf("mark %q: %v, last %q", m, err, d.last)
 		}

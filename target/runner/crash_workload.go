@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -34,10 +33,6 @@ import (
 
 const markPrefix = "fsb:"
 
-// markFS is the mark after the filesystem's creation: the states before it
-// are mkfs's, not the workload's.
-const markFS = logwrites.FSMark
-
 // marker sets marks in the write log.
 type marker func(text string) error
 
@@ -63,7 +58,7 @@ func newDurables() *durables {
 // add reads one mark; marks not of the workload are ignored.
 func (d *durables) add(mark string) error {
 	rest, ok := strings.CutPrefix(mark, markPrefix)
-	if !ok || mark == markFS {
+	if !ok || mark == logwrites.FSMark {
 		return nil
 	}
 	d.last = mark
@@ -283,25 +278,16 @@ func (w *crashWorkload) churn(ctx context.Context, dir string, mark marker) erro
 			}
 			continue
 		}
+		// Created and made durable as small_files does it.
 		name := fmt.Sprintf("small-%06d", n)
-		f, err := os.OpenFile(filepath.Join(dir, name), os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
-		if err != nil {
-			return err
-		}
-		_, err = io.CopyN(f, w.pat.stream(name), w.size)
-		if err == nil {
-			err = w.sync(f)
-		}
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err == nil {
-			err = w.syncDir(dir)
-		}
+		rw := w.writer(dir, mark)
+		f, err := rw.writeFile(ctx, name, w.size)
 		if err != nil {
 			return fmt.Errorf("writing %s: %w", name, err)
 		}
-		if err := mark(fmt.Sprintf("%ss:%s:%d", markPrefix, name, w.size)); err != nil {
+		err = rw.durable(f, name, w.size)
+		f.Close()
+		if err != nil {
 			return err
 		}
 		alive = append(alive, name)
