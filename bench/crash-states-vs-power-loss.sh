@@ -2,14 +2,18 @@
 # Benchmark: crash states checked per minute by crash_states against power
 # cuts per minute by power_loss, in QEMU under TCG, on the same machine.
 #
-# Usage: bench/crash-states-vs-power-loss.sh [-o OPS] [-m STATES] [-f FILESYSTEMS] [-c CUTS] [-j N] [-k]
+# Usage: bench/crash-states-vs-power-loss.sh [-o OPS] [-m STATES] [-f FILESYSTEMS] [-c CUTS] [-j N] [-p CPUS] [-M MIB] [-k]
 #   -o OPS          operations of the fsync workload (default 1000: 1,000
 #                   states or more on every filesystem)
 #   -m STATES       max_states: the most states checked (default 1000,
 #                   evenly spread over the log)
 #   -f FILESYSTEMS  comma-separated (default ext4,btrfs,f2fs,xfs,nilfs2)
 #   -c CUTS         power_loss iterations on ext4 (default 8)
-#   -j N            variants run at once (default 2)
+#   -j N            variants run at once (default 1)
+#   -p CPUS         vCPUs of each guest: the states a campaign checks at
+#                   once (default 2)
+#   -M MIB          memory of each guest, which holds a replay of the log
+#                   per vCPU (default 1024)
 #   -k              keep the work directory and print its path
 #
 # It writes one spec with a crash partition per filesystem and a raw log
@@ -28,20 +32,22 @@ repo=$(dirname "$here")
 # shellcheck source-path=SCRIPTDIR source=../scripts/lib.sh
 . "$repo/scripts/lib.sh"
 
-ops=1000 states=1000 filesystems=ext4,btrfs,f2fs,xfs,nilfs2 cuts=8 jobs=2 keep=0
-while getopts "o:m:f:c:j:k" opt; do
+ops=1000 states=1000 filesystems=ext4,btrfs,f2fs,xfs,nilfs2 cuts=8 jobs=1 cpus=2 memory=1024 keep=0
+while getopts "o:m:f:c:j:p:M:k" opt; do
 	case $opt in
 		o) ops=$OPTARG ;;
 		m) states=$OPTARG ;;
 		f) filesystems=$OPTARG ;;
 		c) cuts=$OPTARG ;;
 		j) jobs=$OPTARG ;;
+		p) cpus=$OPTARG ;;
+		M) memory=$OPTARG ;;
 		k) keep=1 ;;
 		*) sed -n '2,/^set -euo/p' "$0" | sed '$d' >&2; exit 2 ;;
 	esac
 done
-for n in "$ops" "$states" "$cuts" "$jobs"; do
-	[[ $n =~ ^[1-9][0-9]*$ ]] || die "-o, -m, -c and -j want whole numbers of at least 1"
+for n in "$ops" "$states" "$cuts" "$jobs" "$cpus" "$memory"; do
+	[[ $n =~ ^[1-9][0-9]*$ ]] || die "-o, -m, -c, -j, -p and -M want whole numbers of at least 1"
 done
 [[ $filesystems =~ ^[a-z0-9]+(,[a-z0-9]+)*$ ]] || die "-f wants filesystem names, comma-separated"
 
@@ -129,9 +135,9 @@ test "power_loss" "fsync" {
 EOF
 } >"$work/cuts.fsb.hcl"
 
-log "crash_states: $ops fsync appends on $filesystems, -j $jobs"
+log "crash_states: $ops fsync appends on $filesystems, -j $jobs, $cpus vCPUs and $memory MiB each"
 start=$SECONDS
-"$work/bin/fsbench" run -j "$jobs" -o "$work/out-crash" "$work/crash.fsb.hcl" >"$work/crash.log" 2>&1 ||
+"$work/bin/fsbench" run -j "$jobs" -cpus "$cpus" -memory "$memory" -o "$work/out-crash" "$work/crash.fsb.hcl" >"$work/crash.log" 2>&1 ||
 	{ tail -30 "$work/crash.log" >&2; die "the crash_states run failed (log above)"; }
 crash_wall=$((SECONDS - start))
 

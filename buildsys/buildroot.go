@@ -92,7 +92,7 @@ func buildrootVars(v *Vars, n *Needs, spec string) {
 	}
 	blk.Lines = lines
 	if len(n.TargetFS) > 0 {
-		blk.Notes = append(blk.Notes, "The filesystems' own mkfs and fsck are for "+strings.Join(n.FSTools, ", ")+".")
+		blk.Notes = append(blk.Notes, "The filesystems' own tools (mkfs, fsck, nilfs2's cleaner) are for "+strings.Join(n.FSTools, ", ")+".")
 	}
 	v.add(blk)
 

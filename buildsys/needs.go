@@ -72,7 +72,11 @@ func Analyze(p *plan.Plan) *Needs {
 			if !ok {
 				continue
 			}
-			if pt, ok := v.TestPartition(t.On); ok && pt.Filesystem != nil && (rec.Needs.Checker || rec.Needs.Mkfs) {
+			// The filesystem's package also carries its cleaner
+			// (nilfs_cleanerd), which the runner starts beside a
+			// test's mount.
+			if pt, ok := v.TestPartition(t.On); ok && pt.Filesystem != nil &&
+				(rec.Needs.Checker || rec.Needs.Mkfs || (len(pt.Filesystem.Cleaner) > 0 && !rec.ReadOnly)) {
 				n.TargetFS = addOnce(n.TargetFS, pt.Filesystem.Type)
 				n.FSTools = addOnce(n.FSTools, t.Recipe)
 			}

@@ -88,7 +88,7 @@ func yoctoVars(v *Vars, n *Needs, spec string) {
 		used = append(used, pkgs...)
 	}
 	if len(n.TargetFS) > 0 {
-		blk.Notes = append(blk.Notes, "The filesystems' own mkfs and fsck are for "+strings.Join(n.FSTools, ", ")+".")
+		blk.Notes = append(blk.Notes, "The filesystems' own tools (mkfs, fsck, nilfs2's cleaner) are for "+strings.Join(n.FSTools, ", ")+".")
 	}
 	v.add(blk)
 

@@ -198,3 +198,96 @@ func checkExport(t *testing.T, o *Outcome) {
 		t.Errorf("the exported state differs from the partition the runner left")
 	}
 }
+
+// crashOrderSpec is the rename pattern of software that fsyncs the
+// directory after a rename but never the new file. ext4 orders the file's
+// data before the rename with auto_da_alloc, its default, and does not
+// with noauto_da_alloc, which leaves crash states with an empty config.
+// With dioread_nolock, ext4's default since Linux 5.6, buffered writeback
+// allocates unwritten extents and converts them in a later transaction,
+// so a state can still hold the renamed config with its extent
+// unwritten, which reads as zeros; dioread_lock closes that window.
+const crashOrderSpec = `
+matrix "mount" {
+  values = {
+    ordered     = ["noatime", "dioread_lock"]
+    noautoalloc = ["noatime", "dioread_lock", "noauto_da_alloc"]
+  }
+}
+
+board "qemu-x86_64" {
+  arch    = "x86_64"
+  console = "ttyS0,115200n8"
+  storage = "vda"
+}
+
+image "disk" {
+  table = "gpt"
+  size  = "480MiB"
+
+  partition "rootfs" {
+    size = "200MiB"
+    root = true
+    filesystem {
+      type  = "ext4"
+      mount = ["noatime"]
+    }
+    contents { userland = "busybox" }
+  }
+
+  partition "crash" {
+    size = "160MiB"
+    filesystem {
+      type       = "ext4"
+      label      = "crash"
+      mountpoint = "/mnt/crash"
+      mount      = matrix.mount
+    }
+  }
+
+  partition "crashlog" {
+    grow = true
+  }
+}
+
+test "crash_states" "order" {
+  on         = partition.crash
+  log        = partition.crashlog
+  workload   = ["rename"]
+  operations = 8
+  file_size  = "8KiB"
+  fsync      = "dir"
+  fsck       = false
+}
+`
+
+// TestCrashStatesOrderingInQEMU is the negative control of a mount mode:
+// the same workload is Intact in every state with ext4's default and
+// leaves a config that is not a whole version (Corrupt) with
+// noauto_da_alloc.
+func TestCrashStatesOrderingInQEMU(t *testing.T) {
+	runSpecInQEMU(t, "order", crashOrderSpec, 15*time.Minute, "replays write logs in VMs", func(t *testing.T, o *Outcome) {
+		t.Helper()
+		var r *resultframe.Result
+		for i := range o.Summary.Results {
+			if o.Summary.Results[i].Recipe == "crash_states" {
+				r = &o.Summary.Results[i]
+			}
+		}
+		if r == nil || r.Status != resultframe.StatusOK {
+			t.Fatalf("no crash_states result: %+v", r)
+		}
+		t.Logf("%s: %v states, first bad %s %s", o.Variant, value(*r, "states_checked"), r.Attrs["first_bad_state"], r.Attrs["first_bad_data"])
+		corrupt, intact := value(*r, "data.Corrupt"), value(*r, "data.Intact")
+		switch o.Variant {
+		case "ordered":
+			if intact != value(*r, "states_checked") {
+				t.Errorf("auto_da_alloc: %v of %v states Intact, want all: %s", intact, value(*r, "states_checked"), r.Attrs["first_bad_data"])
+			}
+		case "noautoalloc":
+			if corrupt == 0 || !strings.Contains(r.Attrs["first_bad_data"], "before the new file's data") {
+				t.Errorf("noauto_da_alloc: %v Corrupt states (first bad: %q), want the config torn", corrupt, r.Attrs["first_bad_data"])
+			}
+		}
+	})
+}

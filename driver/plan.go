@@ -45,6 +45,13 @@ func NeedsWatchdog(p *runplan.Plan) bool {
 	return slices.ContainsFunc(p.Steps, func(s runplan.Step) bool { return s.Needs.Watchdog })
 }
 
+// NeedsHostCounters reports whether a step of p counts its writes: in
+// QEMU the runner then checks its counters with the emulator's
+// (qemu.Machine.HostCounters).
+func NeedsHostCounters(p *runplan.Plan) bool {
+	return slices.ContainsFunc(p.Steps, func(s runplan.Step) bool { return s.AccountIO })
+}
+
 // PlanTimeout bounds a whole run: every iteration of every step may take
 // its timeout, plus two minutes per boot.
 func PlanTimeout(p *runplan.Plan) time.Duration {

@@ -106,6 +106,7 @@ func RunQEMU(ctx context.Context, v Variant, q QEMU, opt Options) (*Outcome, err
 		Append:    append(append([]string(nil), v.Bootargs...), "fsbench.finally=poweroff", "panic=-1"),
 		Disks:     []qemu.Disk{{Path: disk, Format: "raw", Interface: q.Disk}},
 		MemoryMiB: q.MemoryMiB, CPUs: q.CPUs, Accel: q.Accel, Watchdog: NeedsWatchdog(p),
+		HostCounters: NeedsHostCounters(p),
 	}
 	var kernelPackage string
 	switch q.Boot {

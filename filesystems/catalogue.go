@@ -89,7 +89,13 @@ type Type struct {
 	Tools []string
 	// Checker is the read-only checker's argv prefix; the image path is
 	// appended. Nil when the filesystem has no checker (nilfs2).
-	Checker  []string
+	Checker []string
+	// Cleaner is the userspace garbage collector a system runs beside a
+	// mounted filesystem of the type, as its mount helper starts it
+	// (mount.nilfs2 starts nilfs_cleanerd): argv, with {device} and
+	// {mountpoint} standing for the mount's. Nil when the kernel does the
+	// type's background work itself (f2fs's and btrfs's threads).
+	Cleaner  []string
 	ReadOnly bool
 	Journal  JournalSupport
 	Populate PopulateMethod

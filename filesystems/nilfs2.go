@@ -39,8 +39,11 @@ const (
 func nilfs2Type() *Type {
 	return &Type{
 		Name: "nilfs2", Tool: "mkfs.nilfs2", Package: "nilfs-tools",
-		Tools:            []string{"mkfs.nilfs2"},
-		Checker:          nil,
+		Tools:   []string{"mkfs.nilfs2"},
+		Checker: nil,
+		// nilfs-utils' mount.nilfs2 starts it on every mount; without it
+		// no segment is ever reclaimed.
+		Cleaner:          []string{"nilfs_cleanerd", "-c", "/etc/nilfs_cleanerd.conf", "{device}", "{mountpoint}"},
 		Journal:          JournalNone,
 		Populate:         PopulateVM,
 		MinSize:          units.MiB, // with the smallest segments; see nilfsMinSize

@@ -173,6 +173,8 @@ func (b *builder) debianBoot(ctx context.Context, p *plan.Plan, v plan.Variant, 
 		}
 		for _, s := range rp.Steps {
 			m.Watchdog = m.Watchdog || s.Needs.Watchdog
+			// In QEMU the runner asks the host for its disk counters.
+			m.HostCounters = m.HostCounters || s.AccountIO
 			for _, mod := range s.Needs.Modules {
 				if !slices.Contains(testModules, mod) {
 					testModules = append(testModules, mod)

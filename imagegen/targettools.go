@@ -18,16 +18,23 @@ import (
 // targetPrograms are the programs the runner runs for the plan's steps,
 // as the plan compiled them from each recipe's needs: the checker and
 // mkfs of the partitions the reliability tests and fsck_time work on,
-// sqlite3 for sqlite_tps. A program a step merely prefers to its built-in
+// sqlite3 for sqlite_tps, and the cleaner of a partition a test mounts
+// (nilfs_cleanerd). A program a step merely prefers to its built-in
 // engine (fio) is not needed. Sorted, as the plan names them (a name or a
 // path).
 func targetPrograms(rp *runplan.Plan) []string {
 	var progs []string
+	add := func(p string) {
+		if !slices.Contains(progs, p) {
+			progs = append(progs, p)
+		}
+	}
 	for _, s := range rp.Steps {
 		for _, p := range s.Needs.Programs {
-			if !slices.Contains(progs, p) {
-				progs = append(progs, p)
-			}
+			add(p)
+		}
+		if part, ok := rp.Partition(s.On); ok && len(part.Cleaner) > 0 {
+			add(part.Cleaner[0])
 		}
 	}
 	slices.Sort(progs)

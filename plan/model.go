@@ -59,12 +59,26 @@ type Board struct {
 	// LAVA is how a LAVA lab knows the board; nil when the spec does not
 	// say.
 	LAVA *LAVA `json:"lava,omitempty"`
+	// Endurance is what the board's flash is rated for; nil when the
+	// spec does not say.
+	Endurance *Endurance `json:"endurance,omitempty"`
 }
 
 // LAVA is the board's device type and tags in a LAVA lab.
 type LAVA struct {
 	DeviceType string   `json:"device_type"`
 	Tags       []string `json:"tags,omitempty"`
+}
+
+// Endurance is the board's flash rating, for the flash-wear model's
+// lifetime projection (see spec.Endurance).
+type Endurance struct {
+	Capacity         int64   `json:"capacity"` // user capacity, bytes
+	PECycles         int64   `json:"pe_cycles"`
+	OverProvisioning float64 `json:"over_provisioning"` // a share of Capacity: 0.07 for 7%
+	// WritesPerDay is the host bytes a day; 0 takes what the endurance
+	// test measures.
+	WritesPerDay int64 `json:"writes_per_day,omitempty"`
 }
 
 // Boot is what build puts into the image for the bootloader: the
@@ -181,24 +195,30 @@ type Partition struct {
 
 // Filesystem is a partition's filesystem with its command lines.
 type Filesystem struct {
-	Type          string                   `json:"type"`
-	Label         string                   `json:"label,omitempty"`
-	UUID          string                   `json:"uuid"`
-	BlockSize     int64                    `json:"block_size,omitempty"`
-	Features      []string                 `json:"features,omitempty"`
-	Journal       *bool                    `json:"journal,omitempty"`
-	Mount         []string                 `json:"mount,omitempty"`
-	Mountpoint    string                   `json:"mountpoint,omitempty"`
-	RootFlags     string                   `json:"rootflags,omitempty"`
-	VFSFlags      []string                 `json:"vfs_flags,omitempty"`
-	ReadOnly      bool                     `json:"read_only,omitempty"`
-	Derived       []filesystems.Derivation `json:"derived,omitempty"`
-	Mkfs          filesystems.Command      `json:"mkfs"`
-	Populate      []filesystems.Command    `json:"populate,omitempty"`
-	Check         *filesystems.Command     `json:"check,omitempty"`
-	Deterministic bool                     `json:"deterministic"`
-	Note          string                   `json:"note,omitempty"`
-	Contents      *Contents                `json:"contents,omitempty"`
+	Type       string                   `json:"type"`
+	Label      string                   `json:"label,omitempty"`
+	UUID       string                   `json:"uuid"`
+	BlockSize  int64                    `json:"block_size,omitempty"`
+	EraseBlock int64                    `json:"erase_block,omitempty"` // the geometry block's, bytes; 0: none
+	PageSize   int64                    `json:"page_size,omitempty"`   // the geometry block's, bytes; 0: none
+	Features   []string                 `json:"features,omitempty"`
+	Journal    *bool                    `json:"journal,omitempty"`
+	Mount      []string                 `json:"mount,omitempty"`
+	Mountpoint string                   `json:"mountpoint,omitempty"`
+	RootFlags  string                   `json:"rootflags,omitempty"`
+	VFSFlags   []string                 `json:"vfs_flags,omitempty"`
+	ReadOnly   bool                     `json:"read_only,omitempty"`
+	Derived    []filesystems.Derivation `json:"derived,omitempty"`
+	Mkfs       filesystems.Command      `json:"mkfs"`
+	Populate   []filesystems.Command    `json:"populate,omitempty"`
+	Check      *filesystems.Command     `json:"check,omitempty"`
+	// Cleaner is the garbage collector the runner starts beside the
+	// mounts a test writes to (filesystems.Type.Cleaner): nilfs2's
+	// nilfs_cleanerd.
+	Cleaner       []string  `json:"cleaner,omitempty"`
+	Deterministic bool      `json:"deterministic"`
+	Note          string    `json:"note,omitempty"`
+	Contents      *Contents `json:"contents,omitempty"`
 }
 
 // Contents is what goes into a filesystem.

@@ -64,6 +64,7 @@ func (r *resolver) variant(sv *spec.Variant) Variant {
 	if l := sv.Board.LAVA; l != nil {
 		v.Board.LAVA = &LAVA{DeviceType: l.DeviceType, Tags: l.Tags}
 	}
+	v.Board.Endurance = endurance(sv.Board.Endurance)
 	if len(sv.Matrix) > 0 {
 		v.Matrix = map[string]string{}
 		for _, ch := range sv.Matrix {
@@ -81,6 +82,7 @@ func (r *resolver) variant(sv *spec.Variant) Variant {
 		}
 	}
 	r.checkRootBy(sv, root)
+	r.checkEndurance(sv, &v)
 	r.checkUnique(sv, v)
 	v.Board.Boot = r.boot(sv, v)
 	v.Bootargs = bootargs(v.Board, root)
@@ -109,8 +111,15 @@ func (r *resolver) checkPartitionSpace(st *spec.Test, t Test, v *Variant) {
 		if !ok {
 			continue
 		}
+		var on recipes.Placed
+		if op, ok := v.TestPartition(t.On); ok {
+			on.Size = op.Size
+			if op.Filesystem != nil {
+				on.Filesystem = op.Filesystem.Type
+			}
+		}
 		for _, c := range t.Cases {
-			need, why := rec.Partitions(recipes.Params(c.Params), f.Name)
+			need, why := rec.Partitions(recipes.Params(c.Params), f.Name, on)
 			if need > p.Size {
 				r.errorf(st.Of(f.Name), "Partition too small",
 					"Test %q %q case %s needs about %s on partition %q for %s, and the partition holds %s: make it larger or the workload smaller.",
@@ -306,9 +315,15 @@ func (r *resolver) filesystem(sv *spec.Variant, si *spec.Image, sp *spec.Partiti
 		VFSFlags: res.VFSFlags, Derived: res.Derived, Mkfs: res.Mkfs, Populate: res.Populate,
 		Deterministic: res.Deterministic, Note: res.Note, ReadOnly: typ != nil && typ.ReadOnly,
 	}
+	if g := sf.Geometry; g != nil {
+		fs.EraseBlock, fs.PageSize = g.EraseBlock, g.PageSize
+	}
 	if len(res.Check.Argv) > 0 {
 		c := res.Check
 		fs.Check = &c
+	}
+	if typ != nil && !fs.ReadOnly {
+		fs.Cleaner = slices.Clone(typ.Cleaner)
 	}
 	if sp.Root && sf.Mountpoint != "" && sf.Mountpoint != "/" {
 		r.errorf(sf.Of("mountpoint"), "Invalid mountpoint", "The root partition is mounted at /, not %s.", sf.Mountpoint)

@@ -23,12 +23,13 @@ import (
 
 func newDDSweep() *Recipe {
 	return &Recipe{
-		Name:    "dd_sweep",
-		Schema:  1,
-		Summary: "dd write (and read-back) throughput of a file over a sweep of block sizes and file sizes, caches dropped between runs.",
-		Source:  Citation{RPiForum, "scripts sdtest-block and sdtest-writezero"},
-		Target:  OnFilesystem,
-		Count:   "passes",
+		Name:       "dd_sweep",
+		Schema:     1,
+		Summary:    "dd write (and read-back) throughput of a file over a sweep of block sizes and file sizes, caches dropped between runs.",
+		Source:     Citation{RPiForum, "scripts sdtest-block and sdtest-writezero"},
+		Target:     OnFilesystem,
+		AccountsIO: true,
+		Count:      "passes",
 		Report: Report{
 			Criteria: []Criterion{{Name: "dd rate", Metrics: []string{"write_rate", "read_rate"}}},
 			Headline: []Headline{{"write_rate", "write", "MB/s", 1}, {"read_rate", "read", "MB/s", 1}},

@@ -14,12 +14,13 @@ import (
 
 func newFio() *Recipe {
 	return &Recipe{
-		Name:    "fio",
-		Schema:  1,
-		Summary: "Bandwidth and CPU use of fio jobs over access pattern x block size x direct/buffered I/O.",
-		Source:  Citation{ELC2015, "p.50-64 bandwidth, job on p.52 \"Bandwidth test conditions\"; p.71-76 CPU usage"},
-		Target:  OnFilesystem,
-		Count:   "iterations",
+		Name:       "fio",
+		Schema:     1,
+		Summary:    "Bandwidth and CPU use of fio jobs over access pattern x block size x direct/buffered I/O.",
+		Source:     Citation{ELC2015, "p.50-64 bandwidth, job on p.52 \"Bandwidth test conditions\"; p.71-76 CPU usage"},
+		Target:     OnFilesystem,
+		AccountsIO: true,
+		Count:      "iterations",
 		BoolWords: map[string][2]string{
 			"direct": {"buffered", "direct"},
 		},

@@ -17,12 +17,13 @@ import (
 
 func newFsyncLatency() *Recipe {
 	return &Recipe{
-		Name:    "fsync_latency",
-		Schema:  1,
-		Summary: "Latency distribution of write+fsync (or fdatasync) calls on a file.",
-		Source:  Citation{Ext4Barrier, "slide 7 \"Dex2oat Fsync latency\" and slide 9 \"SQLite Fsync latency\""},
-		Target:  OnFilesystem,
-		Count:   "iterations",
+		Name:       "fsync_latency",
+		Schema:     1,
+		Summary:    "Latency distribution of write+fsync (or fdatasync) calls on a file.",
+		Source:     Citation{Ext4Barrier, "slide 7 \"Dex2oat Fsync latency\" and slide 9 \"SQLite Fsync latency\""},
+		Target:     OnFilesystem,
+		AccountsIO: true,
+		Count:      "iterations",
 		Report: Report{Criteria: []Criterion{{Name: "fsync latency", Metrics: []string{"mean"}}}, Charts: []Chart{{Kind: LatencyCDF, PerCase: true,
 			Slug: "fsync-latency-{test}-{case}", Title: "fsync latency {test} {case}: distribution (CDF)"}},
 			Settle: []string{"mean"}, More: []string{"calls_per_s", "min", "max"}},

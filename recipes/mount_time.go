@@ -12,12 +12,13 @@ import (
 
 func newMountTime() *Recipe {
 	return &Recipe{
-		Name:    "mount_time",
-		Schema:  1,
-		Summary: "Real, user and system time of mounting a partly filled filesystem, with its type given by -t.",
-		Source:  Citation{ELC2015, "p.69-70 \"Mount time\" (a 1GB filesystem, 60% filled)"},
-		Target:  OnPartition,
-		Count:   "iterations",
+		Name:       "mount_time",
+		Schema:     1,
+		Summary:    "Real, user and system time of mounting a partly filled filesystem, with its type given by -t.",
+		Source:     Citation{ELC2015, "p.69-70 \"Mount time\" (a 1GB filesystem, 60% filled)"},
+		Target:     OnPartition,
+		AccountsIO: true,
+		Count:      "iterations",
 		Report: Report{
 			Criteria: []Criterion{{Name: "mount time", Metrics: []string{"mount_time"}}},
 			Headline: []Headline{{"mount_time", "mount", "ms", 1000}},

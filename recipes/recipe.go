@@ -106,9 +106,10 @@ type Recipe struct {
 	Check func(p Params) []Problem
 	// Partitions gives, for a field of kind fields.Partition and one
 	// case's values, the bytes the partition it names must hold and what
-	// they are for; the plan checks them once partitions are placed. nil
-	// when the recipe names no such partition.
-	Partitions func(p Params, field string) (need int64, why string)
+	// they are for; the plan checks them once partitions are placed, and
+	// passes the partition `on` names as placed (its size and
+	// filesystem). nil when the recipe names no such partition.
+	Partitions func(p Params, field string, on Placed) (need int64, why string)
 	// Reboots means the test reboots the target (boot_time, power_loss):
 	// the runner must keep its progress across boots.
 	Reboots bool
@@ -122,10 +123,23 @@ type Recipe struct {
 	// console, from the line matching its root_mount_pattern to the one
 	// matching its prompt_pattern, and adds that time to its results.
 	HostTimesBoot bool
+	// AccountsIO means the test writes to its partition and the runner
+	// counts the partition's I/O around each iteration: the workload's
+	// bytes against the device's, the write amplification, flushes,
+	// discards, and in QEMU the emulator's own counters beside the
+	// guest's (docs/longevity.md).
+	AccountsIO bool
 	// Needs is what the test needs on the target besides the runner.
 	Needs Needs
 	// Report says how the run summary and the report read its results.
 	Report Report
+}
+
+// Placed is what a recipe learns of a placed partition: its size in bytes
+// and its filesystem type ("" for none).
+type Placed struct {
+	Size       int64
+	Filesystem string
 }
 
 // Params holds converted values by field name, as fields.Field.Convert

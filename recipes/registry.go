@@ -16,6 +16,7 @@ var catalogue = []struct {
 	build func() *Recipe
 }{
 	{"fio", newFio},
+	{"flash_info", newFlashInfo},
 	{"boot_time", newBootTime},
 	{"mount_time", newMountTime},
 	{"fsck_time", newFsckTime},
@@ -24,6 +25,7 @@ var catalogue = []struct {
 	{"fsync_latency", newFsyncLatency},
 	{"small_files", newSmallFiles},
 	{"sqlite_tps", newSQLiteTPS},
+	{"endurance", newEndurance},
 	{"power_loss", newPowerLoss},
 	{"dm_flakey", newDMFlakey},
 	{"crash_states", newCrashStates},

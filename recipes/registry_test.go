@@ -11,7 +11,7 @@ import (
 )
 
 var wantNames = []string{
-	"boot_time", "crash_states", "dd_sweep", "dm_flakey", "fio", "fsck_time", "fsync_latency",
+	"boot_time", "crash_states", "dd_sweep", "dm_flakey", "endurance", "fio", "flash_info", "fsck_time", "fsync_latency",
 	"mkfs_stats", "mount_time", "power_loss", "small_files", "sqlite_tps",
 }
 
@@ -99,6 +99,8 @@ func TestRecipeFlags(t *testing.T) {
 		"power_loss":    {OnDevice, true, true, false, false},
 		"dm_flakey":     {OnDevice, false, true, false, false},
 		"crash_states":  {OnDevice, true, true, false, false},
+		"endurance":     {OnFilesystem, false, false, false, false},
+		"flash_info":    {OnFilesystem, false, false, false, true},
 	}
 	for name, w := range want {
 		r := mustLookup(t, name)
@@ -229,5 +231,20 @@ func TestTargetString(t *testing.T) {
 	}
 	if got := Target(0).String(); got != "Target(0)" {
 		t.Errorf("zero Target = %q", got)
+	}
+}
+
+// The tests whose writes the runner accounts: every one that writes a
+// workload into a filesystem it keeps, none that reformats or crashes it.
+func TestAccountsIO(t *testing.T) {
+	want := []string{"dd_sweep", "endurance", "fio", "fsync_latency", "mount_time", "small_files", "sqlite_tps"}
+	var got []string
+	for _, name := range Names() {
+		if mustLookup(t, name).AccountsIO {
+			got = append(got, name)
+		}
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("AccountsIO on %v, want %v", got, want)
 	}
 }

@@ -17,12 +17,13 @@ import (
 
 func newSmallFiles() *Recipe {
 	return &Recipe{
-		Name:    "small_files",
-		Schema:  1,
-		Summary: "Small-file workloads: a postmark-like create/read/append/delete churn and bonnie++-like file and metadata tests.",
-		Source:  Citation{JournalFS, "section \"Conclusioni\": postmark and bonnie++ runs"},
-		Target:  OnFilesystem,
-		Count:   "iterations",
+		Name:       "small_files",
+		Schema:     1,
+		Summary:    "Small-file workloads: a postmark-like create/read/append/delete churn and bonnie++-like file and metadata tests.",
+		Source:     Citation{JournalFS, "section \"Conclusioni\": postmark and bonnie++ runs"},
+		Target:     OnFilesystem,
+		AccountsIO: true,
+		Count:      "iterations",
 		Report: Report{Criteria: []Criterion{{Name: "small files", Metrics: []string{"transactions_per_s", "seq_create", "ran_create"}}}, Charts: []Chart{
 			{Kind: Bars, PerCase: true, Slug: "small-files-{test}-{case}-postmark", Title: "small files {test} {case}: PostMark operation rates",
 				Bars: []Bar{{Metric: "transactions_per_s", Label: "transactions"}, {Metric: "files_created_per_s", Label: "created"},

@@ -16,13 +16,14 @@ import (
 
 func newSQLiteTPS() *Recipe {
 	return &Recipe{
-		Name:    "sqlite_tps",
-		Schema:  1,
-		Summary: "SQLite transactions per second for inserts, updates and deletes, Androbench style.",
-		Source:  Citation{Ext4Barrier, "slides 8 and 10 \"Androbench SQLite ... Transactions Per Second\""},
-		Target:  OnFilesystem,
-		Count:   "iterations",
-		Needs:   Needs{Programs: []string{"sqlite3"}},
+		Name:       "sqlite_tps",
+		Schema:     1,
+		Summary:    "SQLite transactions per second for inserts, updates and deletes, Androbench style.",
+		Source:     Citation{Ext4Barrier, "slides 8 and 10 \"Androbench SQLite ... Transactions Per Second\""},
+		Target:     OnFilesystem,
+		AccountsIO: true,
+		Count:      "iterations",
+		Needs:      Needs{Programs: []string{"sqlite3"}},
 		Report: Report{Criteria: []Criterion{{Name: "SQLite transactions", Metrics: []string{"tps"}}}, Charts: []Chart{{Kind: Bars, Slug: "sqlite-tps-{test}", Title: "SQLite {test}: transactions per second",
 			Bars: []Bar{{Metric: "tps"}}}}},
 		Fields: []fields.Field{

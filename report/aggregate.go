@@ -92,6 +92,17 @@ type table struct {
 	problems []Problem
 	outcomes []*Outcome
 	inputs   []InputSummary
+	// measured are the results that measured (status ok), in input
+	// order: the sections that read attributes (a block trace, the
+	// storage's registers) take them from here.
+	measured []measured
+}
+
+// measured is one result that measured, in its context, with its tool.
+type measured struct {
+	ctx  *Context
+	tool string
+	r    *resultframe.Result
 }
 
 // order remembers the order of first appearance of names.
@@ -188,6 +199,7 @@ func (a *aggregator) add(sum *InputSummary, r *resultframe.Result) {
 		return
 	}
 	sum.OK++
+	a.t.measured = append(a.t.measured, measured{c, tool, r})
 	for _, m := range append(slices.Clone(r.Metrics), derivedMetrics(r)...) {
 		v, unit := displayUnit(m.Value, m.Unit)
 		k := rowKey{c.ID, r.Recipe, r.Name, r.Case, r.Variant, tool, m.Name}

@@ -44,8 +44,11 @@ type domChart struct {
 }
 
 var (
-	svgChart = regexp.MustCompile(`(?s)<svg[^>]*class="chart"[^>]*>.*?</svg>`)
-	svgTitle = regexp.MustCompile(`<title>([^<]*)</title>`)
+	// chartLink is a link of the contents to a chart ("#A-01-fio-..."),
+	// not to a section ("#A-lifetime").
+	chartLink = regexp.MustCompile(`<li><a href="#[A-Za-z]+-\d{2}-`)
+	svgChart  = regexp.MustCompile(`(?s)<svg[^>]*class="chart"[^>]*>.*?</svg>`)
+	svgTitle  = regexp.MustCompile(`<title>([^<]*)</title>`)
 )
 
 func domCharts(dom string) []domChart {
@@ -99,8 +102,8 @@ func hasMetric(r *resultframe.Result, name string) bool {
 	return false
 }
 
-// okWith lists "case/variant/metric" for each metric of names that an ok
-// result of recipe has.
+// okWith lists "context/case/variant/metric" for each metric of names
+// that an ok result of recipe has.
 func okWith(recipe string, names ...string) func(r *resultframe.Result) []string {
 	return func(r *resultframe.Result) []string {
 		if r.Recipe != recipe || r.Status != resultframe.StatusOK {
@@ -109,7 +112,7 @@ func okWith(recipe string, names ...string) func(r *resultframe.Result) []string
 		var keys []string
 		for _, n := range names {
 			if hasMetric(r, n) {
-				keys = append(keys, r.Case+"/"+r.Variant+"/"+n)
+				keys = append(keys, contextKey(r)+"/"+r.Case+"/"+r.Variant+"/"+n)
 			}
 		}
 		return keys
@@ -181,7 +184,7 @@ func TestBrowserRendersReport(t *testing.T) {
 	if err != nil {
 		t.Skip("needs chromium (scripts/test.sh installs it)")
 	}
-	for _, name := range []string{"quickstart", "settled", "synthetic"} {
+	for _, name := range []string{"quickstart", "settled", "synthetic", "flash"} {
 		t.Run(name, func(t *testing.T) {
 			fx := fixtureNamed(t, name)
 			ins, err := Load(glob(t, fx.inputs))
@@ -239,7 +242,7 @@ func TestBrowserRendersReport(t *testing.T) {
 
 			dom := string(chromium(t, bin, page, "--dump-dom"))
 			charts := domCharts(dom)
-			if links := strings.Count(dom, `<li><a href="#A-`); len(charts) == 0 || len(charts) != links {
+			if links := len(chartLink.FindAllString(dom, -1)); len(charts) == 0 || len(charts) != links {
 				t.Errorf("%d charts in the page, %d in its contents", len(charts), links)
 			}
 			checkChartCounts(t, ins, charts)
@@ -332,7 +335,7 @@ func checkChartCounts(t *testing.T, ins []Input, charts []domChart) {
 	for _, in := range ins {
 		for _, r := range in.Results {
 			if r.Recipe == "fio" {
-				k := r.Case + "/" + r.Variant
+				k := contextKey(&r) + "/" + r.Case + "/" + r.Variant
 				measured[k] = measured[k] || r.Status == resultframe.StatusOK
 				failed[k] = failed[k] || r.Status == resultframe.StatusFailed
 			}
@@ -356,20 +359,27 @@ func checkChartCounts(t *testing.T, ins []Input, charts []domChart) {
 	expect("dd points", got, n, distinct(ins, okWith("dd_sweep", "write_rate", "read_rate")))
 	got, n = sumWhere(charts, `^SQLite .*: transactions per second`, bar)
 	expect("SQLite bars", got, n, distinct(ins, okWith("sqlite_tps", "tps")))
+	got, n = sumWhere(charts, `^Write amplification per filesystem and workload`, bar)
+	expect("write amplification bars", got, n, distinct(ins, func(r *resultframe.Result) []string {
+		if r.Status == resultframe.StatusOK && hasMetric(r, "write_amplification") {
+			return []string{contextKey(r) + "/" + r.Recipe + "/" + r.Name + "/" + r.Case + "/" + r.Variant}
+		}
+		return nil
+	}))
 	for _, rc := range []struct{ recipe, title string }{{"power_loss", "Power loss"}, {"dm_flakey", "dm-flakey faults"}} {
 		for _, axis := range []string{"consistency", "data"} {
 			title := fmt.Sprintf(`^%s .*: %s outcomes`, rc.title, axis)
 			got, n = sumWhere(charts, title, func(c domChart) int { return c.stackbars })
 			expect(rc.recipe+" "+axis+" bars", got, n, distinct(ins, func(r *resultframe.Result) []string {
 				if r.Recipe == rc.recipe && r.Attrs[axis] != "" {
-					return []string{r.Case + "/" + r.Variant}
+					return []string{contextKey(r) + "/" + r.Case + "/" + r.Variant}
 				}
 				return nil
 			}))
 			got, n = sumWhere(charts, title, func(c domChart) int { return c.segs })
 			expect(rc.recipe+" "+axis+" segments", got, n, distinct(ins, func(r *resultframe.Result) []string {
 				if r.Recipe == rc.recipe && r.Attrs[axis] != "" {
-					return []string{r.Case + "/" + r.Variant + "/" + r.Attrs[axis]}
+					return []string{contextKey(r) + "/" + r.Case + "/" + r.Variant + "/" + r.Attrs[axis]}
 				}
 				return nil
 			}))

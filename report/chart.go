@@ -23,6 +23,10 @@ type Chart struct {
 	Stack *StackChart
 	Lines *LineChart
 	Table *Table
+	// inSection: the chart belongs to a Section of its context, which
+	// shows it among its text and tables, not in the context's list of
+	// charts.
+	inSection bool
 	// draws are the numbers the chart shows, for the verdict's links:
 	// (recipe, test, case, metric or axis), and (recipe, test, "", "")
 	// for every chart of a test.
@@ -48,6 +52,10 @@ type BarChart struct {
 	Series []string
 	Colors []string    // per series
 	Cells  [][]BarCell // [group][series]
+
+	// YLabel, when set, names the value axis instead of the quantity of
+	// its unit ("write amplification (x)").
+	YLabel string
 }
 
 // BarCell is one bar. A cell without a value may say why (Missing:

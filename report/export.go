@@ -179,6 +179,51 @@ type jsonChart struct {
 	Context string `json:"context"`
 }
 
+// jsonFlashModel is one endurance run's flash model: the NAND's write
+// amplification on top of the filesystem's, and the lifetime, or why
+// there is none.
+type jsonFlashModel struct {
+	Context           string     `json:"context"`
+	Recipe            string     `json:"recipe"`
+	Test              string     `json:"test"`
+	Case              string     `json:"case"`
+	Variant           string     `json:"variant"`
+	Iteration         int        `json:"iter"`
+	NotModelled       string     `json:"not_modelled,omitempty"`
+	DeviceBytesPerDay *expNumber `json:"device_bytes_per_day,omitempty"`
+	FilesystemWA      *expNumber `json:"filesystem_write_amplification,omitempty"`
+	NANDWA            *expNumber `json:"nand_write_amplification,omitempty"`
+	NANDBytesPerDay   *expNumber `json:"nand_bytes_per_day,omitempty"`
+	ErasesPerGiB      *expNumber `json:"erases_per_gib,omitempty"`
+	Converged         bool       `json:"converged,omitempty"`
+	Passes            int        `json:"passes,omitempty"`
+	IdealYears        *expNumber `json:"lifetime_ideal_years,omitempty"`
+	WorstYears        *expNumber `json:"lifetime_most_worn_years,omitempty"`
+	NoLifetime        string     `json:"no_lifetime,omitempty"`
+	Assumptions       []string   `json:"assumptions,omitempty"`
+}
+
+func jsonFlashModels(runs []*enduranceRun) []jsonFlashModel {
+	var out []jsonFlashModel
+	for _, run := range runs {
+		j := jsonFlashModel{Context: run.ctx.ID, Recipe: run.recipe, Test: run.test, Case: run.cas, Variant: run.variant,
+			Iteration: run.r.Iteration, NotModelled: run.why}
+		if fm := run.model; fm != nil {
+			j.DeviceBytesPerDay, j.NANDWA = optNum(true, fm.deviceDay), optNum(true, fm.res.WriteAmplification)
+			j.FilesystemWA = optNum(fm.fsWA > 0, fm.fsWA)
+			j.NANDBytesPerDay, j.ErasesPerGiB = optNum(true, fm.nandDay), optNum(true, fm.erasesPerGiB())
+			j.Converged, j.Passes, j.Assumptions = fm.res.Converged, fm.res.Passes(), fm.assumptions
+			if fm.life != nil {
+				j.IdealYears, j.WorstYears = optNum(true, fm.life.IdealYears), optNum(true, fm.life.WorstYears)
+			} else {
+				j.NoLifetime = fm.lifeWhy
+			}
+		}
+		out = append(out, j)
+	}
+	return out
+}
+
 type jsonChange struct {
 	BaseContext string     `json:"base_context"`
 	Context     string     `json:"context"`
@@ -240,6 +285,9 @@ func (r *Report) JSON() ([]byte, error) {
 	list(w, "outcomes", outcomes)
 	list(w, "problems", problems)
 	list(w, "charts", charts)
+	if len(r.models) > 0 {
+		list(w, "flash_models", jsonFlashModels(r.models))
+	}
 	if c := r.Comparison; c != nil {
 		var changes []jsonChange
 		for _, ch := range c.Changes {

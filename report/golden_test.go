@@ -38,6 +38,9 @@ var fixtures = []fixture{
 	{name: "contexts", inputs: "testdata/contexts/*.jsonl"},
 	// A new run against a baseline.
 	{name: "compare", inputs: "testdata/compare/new-*.jsonl", baseline: "testdata/compare/base-*.jsonl"},
+	// Write accounting, endurance traces and flash_info in QEMU and on a
+	// board (made by TestFlashFixture).
+	{name: "flash", inputs: "testdata/flash/*.jsonl"},
 }
 
 func glob(t *testing.T, pattern string) []string {

@@ -36,9 +36,15 @@ func (r *Report) HTML() string {
 		}
 	}
 	e := html.EscapeString
-	figure := func(ch *Chart) {
-		w("<figure id=\"", e(ch.Slug), "\">\n", ch.SVG(), "<figcaption>", e(ch.Note), "</figcaption>\n</figure>\n",
-			htmlCaptionedTable(ch.Table, "The numbers of the chart above. "+ch.Caption()+"."))
+	figureHTML := func(ch *Chart) string {
+		return "<figure id=\"" + e(ch.Slug) + "\">\n" + ch.SVG() + "<figcaption>" + e(ch.Note) + "</figcaption>\n</figure>\n" +
+			htmlCaptionedTable(ch.Table, "The numbers of the chart above. "+ch.Caption()+".")
+	}
+	figure := func(ch *Chart) { w(figureHTML(ch)) }
+	chartItems := func(charts []*Chart) {
+		for _, ch := range charts {
+			w("<li><a href=\"#", e(ch.Slug), "\">", e(ch.Title), "</a></li>\n")
+		}
 	}
 	w("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>", e(r.Title), "</title>\n<style>\n", pageStyle, "\n</style>\n</head>\n<body>\n")
 	w("<h1>", e(r.Title), "</h1>\n<p>", e(r.SummaryLine()), "</p>\n")
@@ -83,8 +89,15 @@ func (r *Report) HTML() string {
 	for _, c := range r.Contexts {
 		charts := r.chartsOf(c)
 		w("<li><a href=\"#context-", e(c.ID), "\">Context ", e(c.ID), "</a>: ", strconv.Itoa(len(charts)), " ", plural(len(charts), "chart", "charts"), "\n<ul>\n")
-		for _, ch := range charts {
-			w("<li><a href=\"#", e(ch.Slug), "\">", e(ch.Title), "</a></li>\n")
+		chartItems(r.listedCharts(c))
+		for _, s := range r.sectionsOf(c) {
+			w("<li><a href=\"#", e(s.ID), "\">", e(s.Title), "</a>")
+			if cs := s.charts(); len(cs) > 0 {
+				w("\n<ul>\n")
+				chartItems(cs)
+				w("</ul>")
+			}
+			w("</li>\n")
 		}
 		w("</ul></li>\n")
 	}
@@ -108,12 +121,15 @@ func (r *Report) HTML() string {
 
 	for _, c := range r.Contexts {
 		w("<section id=\"context-", e(c.ID), "\">\n<h2>Context ", e(c.ID), "</h2>\n<p class=\"context\">", e(c.Line()), "</p>\n")
-		charts := r.chartsOf(c)
-		if len(charts) == 0 {
+		sections := r.sectionsOf(c)
+		if len(r.chartsOf(c)) == 0 && len(sections) == 0 {
 			w("<p>No chart: these results hold no metric a chart draws (see the tables in summary.csv).</p>\n")
 		}
-		for _, ch := range charts {
+		for _, ch := range r.listedCharts(c) {
 			figure(ch)
+		}
+		for _, s := range sections {
+			w(sectionHTML(s, figureHTML))
 		}
 		w("</section>\n")
 	}

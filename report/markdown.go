@@ -18,10 +18,13 @@ func (r *Report) Markdown() string {
 			b.WriteString(p)
 		}
 	}
-	figure := func(ch *Chart) {
-		w("\n### ", mdText(ch.Title), "\n\n![", mdText(ch.Title), "](", ChartsDir, "/", ch.Slug, ".svg)\n\n")
-		w("*", mdText(ch.Caption()), ".* ", mdText(ch.Note), "\n\n", mdTable(ch.Table))
+	figureAt := func(level string) func(ch *Chart) string {
+		return func(ch *Chart) string {
+			return "\n" + level + " " + mdText(ch.Title) + "\n\n![" + mdText(ch.Title) + "](" + ChartsDir + "/" + ch.Slug + ".svg)\n\n" +
+				"*" + mdText(ch.Caption()) + ".* " + mdText(ch.Note) + "\n\n" + mdTable(ch.Table)
+		}
 	}
+	figure := func(ch *Chart) { w(figureAt("###")(ch)) }
 	w("# ", mdText(r.Title), "\n\n", mdText(r.SummaryLine()), "\n\n")
 	if warn := r.contextWarning(); warn != "" {
 		w("> **", mdText(warn), "**\n\n")
@@ -57,8 +60,14 @@ func (r *Report) Markdown() string {
 	for _, c := range r.Contexts {
 		charts := r.chartsOf(c)
 		w("- Context ", c.ID, ": ", strconv.Itoa(len(charts)), " ", plural(len(charts), "chart", "charts"), "\n")
-		for _, ch := range charts {
+		for _, ch := range r.listedCharts(c) {
 			w("  - ", mdText(ch.Title), "\n")
+		}
+		for _, s := range r.sectionsOf(c) {
+			w("  - ", mdText(s.Title), "\n")
+			for _, ch := range s.charts() {
+				w("    - ", mdText(ch.Title), "\n")
+			}
 		}
 	}
 	if r.Across != nil {
@@ -77,12 +86,15 @@ func (r *Report) Markdown() string {
 
 	for _, c := range r.Contexts {
 		w("\n## Context ", c.ID, "\n\n", mdText(c.Line()), "\n")
-		charts := r.chartsOf(c)
-		if len(charts) == 0 {
+		sections := r.sectionsOf(c)
+		if len(r.chartsOf(c)) == 0 && len(sections) == 0 {
 			w("\nNo chart: these results hold no metric a chart draws (see summary.csv).\n")
 		}
-		for _, ch := range charts {
+		for _, ch := range r.listedCharts(c) {
 			figure(ch)
+		}
+		for _, s := range sections {
+			w(sectionMarkdown(s, figureAt("####")))
 		}
 	}
 

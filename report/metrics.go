@@ -40,6 +40,9 @@ var namedDirections = map[string]Direction{
 	"ctx": LowerIsBetter, "kthread_ticks": LowerIsBetter,
 	// sqlite_tps times a sqlite3 start to take it off the measurement.
 	"startup": NoDirection,
+	// What a filesystem adds to a workload's writes, and what reaches
+	// the flash a day: less wears it less.
+	"write_amplification": LowerIsBetter, "device_bytes_per_day": LowerIsBetter,
 }
 
 // DirectionOf returns the direction of a metric, from its name or else

@@ -38,6 +38,13 @@ type Report struct {
 	// Verdict ranks the candidates by every criterion the results
 	// measure.
 	Verdict *Answer
+	// Sections are the parts of each context beyond its recipes' charts:
+	// write amplification, lifetime, flash geometry and health; their
+	// charts are in Charts too.
+	Sections []*Section
+	// models are the endurance runs the lifetime sections modelled, or
+	// say why not, for the JSON export.
+	models []*enduranceRun
 }
 
 // Build aggregates the inputs and lays out the charts.
@@ -50,6 +57,12 @@ func Build(ins []Input, opt Options) *Report {
 	for _, c := range t.contexts {
 		v := newView(t, c)
 		cs := v.recipeCharts()
+		secs, runs := v.flashSections()
+		for _, s := range secs {
+			cs = append(cs, s.charts()...)
+		}
+		r.Sections = append(r.Sections, secs...)
+		r.models = append(r.models, runs...)
 		for i, ch := range cs {
 			ch.Slug = fmt.Sprintf("%s-%02d-%s", c.ID, i+1, slug(ch.Slug))
 		}

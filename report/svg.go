@@ -154,8 +154,8 @@ func niceTicks(lo, hi float64) (ticks []float64, decimals int) {
 }
 
 // yAxis draws horizontal grid lines and labels for ticks between top and
-// bottom, and the unit.
-func (d *svgDoc) yAxis(ticks []float64, decimals int, y func(float64) float64, x0, x1 float64, unit string, top, bottom float64) {
+// bottom, and the axis's label (see axisLabel).
+func (d *svgDoc) yAxis(ticks []float64, decimals int, y func(float64) float64, x0, x1 float64, label string, top, bottom float64) {
 	d.printf(`<g class="axis">` + "\n")
 	for _, t := range ticks {
 		d.printf(`<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#dddddd"/>`+"\n", f(x0), f(y(t)), f(x1), f(y(t)))
@@ -163,7 +163,7 @@ func (d *svgDoc) yAxis(ticks []float64, decimals int, y func(float64) float64, x
 	}
 	d.printf(`<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#333333"/>`+"\n", f(x0), f(top), f(x0), f(bottom))
 	mid := (top + bottom) / 2
-	d.printf(`<text class="axis-label" x="16.00" y="%s" text-anchor="middle" transform="rotate(-90 16.00 %s)">%s</text>`+"\n", f(mid), f(mid), esc(axisLabel(unit)))
+	d.printf(`<text class="axis-label" x="16.00" y="%s" text-anchor="middle" transform="rotate(-90 16.00 %s)">%s</text>`+"\n", f(mid), f(mid), esc(label))
 	d.printf("</g>\n")
 }
 

@@ -74,7 +74,11 @@ func barsSVG(ch *Chart) string {
 	d.start("bars", width, height, ch, dataAttr("bars", bars))
 	d.header(ch, width)
 	d.legend(items, x0, legendTop, plotW)
-	d.yAxis(ticks, decimals, y, x0, x0+plotW, bc.Unit, top, bottom)
+	label := axisLabel(bc.Unit)
+	if bc.YLabel != "" {
+		label = bc.YLabel
+	}
+	d.yAxis(ticks, decimals, y, x0, x0+plotW, label, top, bottom)
 	for gi, g := range bc.Groups {
 		gx := x0 + float64(gi)*groupW + (groupW-float64(nS)*barW)/2
 		for si, c := range bc.Cells[gi] {

@@ -70,7 +70,7 @@ func linesSVG(ch *Chart) string {
 	d.start("lines", width, height, ch, dataAttr("series", len(lc.Series))+dataAttr("points", points))
 	d.header(ch, width)
 	d.legend(items, x0, legendTop, plotW)
-	d.yAxis(yticks, ydec, y, x0, x0+plotW, lc.YUnit, top, bottom)
+	d.yAxis(yticks, ydec, y, x0, x0+plotW, axisLabel(lc.YUnit), top, bottom)
 	d.printf(`<g class="axis">` + "\n")
 	for _, t := range xticks {
 		d.printf(`<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#eeeeee"/>`+"\n", f(x(t)), f(top), f(x(t)), f(bottom))

@@ -21,6 +21,7 @@ type view struct {
 	series   []series               // every candidate, in order
 	problems []Problem
 	outcomes []*Outcome
+	measured []measured
 }
 
 // series is one candidate: a variant measured with one tool.
@@ -54,6 +55,11 @@ func newView(t *table, c *Context) *view {
 		if p.Context == c {
 			v.problems = append(v.problems, p)
 			addTestCase(p.Recipe, p.Test, p.Case)
+		}
+	}
+	for _, m := range t.measured {
+		if m.ctx == c {
+			v.measured = append(v.measured, m)
 		}
 	}
 	for _, o := range t.outcomes {

@@ -17,7 +17,7 @@ var boardSchema = &hcl.BodySchema{
 		{Name: "arch"}, {Name: "console"}, {Name: "storage"}, {Name: "init"},
 		{Name: "root_by"}, {Name: "bootloader"}, {Name: "kernel_args"}, {Name: "root_wait"},
 	},
-	Blocks: []hcl.BlockHeaderSchema{{Type: "boot"}, {Type: "lava"}},
+	Blocks: []hcl.BlockHeaderSchema{{Type: "boot"}, {Type: "lava"}, {Type: "endurance"}},
 }
 
 // defaultConsole is the first serial port's name on each architecture's
@@ -86,6 +86,10 @@ func (d *decoder) board(b *hcl.Block, paths *resolver) *Board {
 			d.errorf(blk.DefRange, "Duplicate lava block", "Board %q already has a lava block.", bd.Name)
 		case blk.Type == "lava":
 			bd.LAVA = d.lava(blk)
+		case blk.Type == "endurance" && bd.Endurance != nil:
+			d.errorf(blk.DefRange, "Duplicate endurance block", "Board %q already has an endurance block.", bd.Name)
+		case blk.Type == "endurance":
+			bd.Endurance = d.endurance(blk, bd)
 		case bd.Boot != nil:
 			d.errorf(blk.DefRange, "Duplicate boot block", "Board %q already has a boot block.", bd.Name)
 		default:

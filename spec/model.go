@@ -68,6 +68,9 @@ type Board struct {
 	RootWait time.Duration
 	Boot     *BootFiles // nil: the image carries no kernel of its own
 	LAVA     *LAVA      // nil: the spec names no LAVA device type
+	// Endurance is what the flash is rated for; nil: the spec does not
+	// say.
+	Endurance *Endurance
 	Ranges
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/fsbench/fsbench/wire/arch"
+	"github.com/fsbench/fsbench/wire/hostio"
 )
 
 // Command returns the QEMU command line for m (argv[0] is the program
@@ -66,6 +67,16 @@ func (m Machine) Command(console string) ([]string, error) {
 	}
 	if m.Watchdog {
 		argv = append(argv, "-device", "i6300esb", "-action", "watchdog=reset")
+	}
+	if m.HostCounters {
+		if m.qmpSock == "" || m.ioSock == "" {
+			return nil, fmt.Errorf("qemu: HostCounters needs the sockets Start makes")
+		}
+		argv = append(argv,
+			"-chardev", "socket,id=qmp,path="+optValue(m.qmpSock), "-mon", "chardev=qmp,mode=control",
+			"-device", "virtio-serial-pci"+m.pciSlot(len(m.Disks)),
+			"-chardev", "socket,id=hostio,path="+optValue(m.ioSock),
+			"-device", "virtserialport,chardev=hostio,name="+hostio.PortName)
 	}
 	return argv, nil
 }

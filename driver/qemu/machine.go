@@ -46,6 +46,15 @@ type Machine struct {
 	// NoReboot makes a guest reboot end QEMU (-no-reboot) instead of
 	// resetting the machine.
 	NoReboot bool
+	// HostCounters gives the guest a virtio serial port named
+	// hostio.PortName on which it asks for QEMU's counters of the first
+	// disk (QMP query-blockstats), to check its own I/O statistics with
+	// (see package wire/hostio). The port's driver is virtio_console.
+	HostCounters bool
+
+	// The sockets start makes for the QMP monitor and the counters' port
+	// when HostCounters is set.
+	qmpSock, ioSock string
 }
 
 // Disk is one disk image attached to the machine.
@@ -219,6 +228,9 @@ func (m Machine) Modules(fstypes ...string) []string {
 	}
 	if m.Watchdog {
 		add("i6300esb")
+	}
+	if m.HostCounters {
+		add("virtio_pci", "virtio_console")
 	}
 	for _, t := range fstypes {
 		add(fsModules[t]...)

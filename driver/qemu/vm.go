@@ -25,12 +25,15 @@ type VM struct {
 	accel   string
 	cmd     *exec.Cmd
 	console *os.File
-	stderr  *tail
-	exited  chan struct{}
-	waitErr error
-	killed  bool
-	mu      sync.Mutex
-	ctx     context.Context
+	// counters serves the guest's requests for QEMU's disk counters
+	// (Machine.HostCounters); nil without.
+	counters *counterServer
+	stderr   *tail
+	exited   chan struct{}
+	waitErr  error
+	killed   bool
+	mu       sync.Mutex
+	ctx      context.Context
 }
 
 // connectTimeout bounds the wait for QEMU to connect to the console
@@ -79,6 +82,18 @@ func start(ctx context.Context, m Machine, log logrus.FieldLogger, stderrLevel l
 		return nil, fmt.Errorf("qemu: console socket: %w", err)
 	}
 	defer ln.Close()
+	var qmpLn, ioLn *net.UnixListener
+	if m.HostCounters {
+		m.qmpSock, m.ioSock = filepath.Join(dir, "qmp"), filepath.Join(dir, "hostio")
+		if qmpLn, err = net.ListenUnix("unix", &net.UnixAddr{Name: m.qmpSock, Net: "unix"}); err != nil {
+			return nil, fmt.Errorf("qemu: QMP socket: %w", err)
+		}
+		defer qmpLn.Close()
+		if ioLn, err = net.ListenUnix("unix", &net.UnixAddr{Name: m.ioSock, Net: "unix"}); err != nil {
+			return nil, fmt.Errorf("qemu: counters socket: %w", err)
+		}
+		defer ioLn.Close()
+	}
 
 	argv, err := m.Command(sock)
 	if err != nil {
@@ -110,6 +125,12 @@ func start(ctx context.Context, m Machine, log logrus.FieldLogger, stderrLevel l
 	}
 	f.Fd()
 	vm.console = f
+	if m.HostCounters {
+		if vm.counters, err = serveCounters(qmpLn, ioLn, vm.exited, "disk0", log); err != nil {
+			vm.Close()
+			return nil, fmt.Errorf("qemu: %w%s", err, vm.stderr.say())
+		}
+	}
 	return vm, nil
 }
 
@@ -210,6 +231,9 @@ func (vm *VM) Kill() error {
 // Close kills QEMU if it still runs and closes the console.
 func (vm *VM) Close() error {
 	err := vm.Kill()
+	if vm.counters != nil {
+		vm.counters.close()
+	}
 	if vm.console != nil {
 		if cerr := vm.console.Close(); err == nil {
 			err = cerr

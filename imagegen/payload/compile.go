@@ -32,6 +32,9 @@ func Compile(p *plan.Plan, v *plan.Variant) (*runplan.Plan, error) {
 		Board:       runplan.Board{Name: v.Board.Name, Arch: v.Board.Arch, Console: v.Board.Console, Init: v.Board.Init, RootWait: v.Board.RootWait},
 		StateDir:    runplan.DefaultState,
 	}
+	if e := v.Board.Endurance; e != nil {
+		rp.Board.Endurance = &runplan.Endurance{Capacity: e.Capacity, PECycles: e.PECycles, OverProvisioning: e.OverProvisioning, WritesPerDay: e.WritesPerDay}
+	}
 	var root *runplan.Partition
 	// The boot image's partitions come first: a name another image
 	// shares means the partition the board boots.
@@ -97,7 +100,7 @@ func step(rec *recipes.Recipe, t plan.Test, c recipes.Case, on string, part *run
 	params := runplan.Params(c.Params)
 	s := runplan.Step{
 		Recipe: t.Recipe, Schema: rec.Schema, Test: t.Name, Case: c.Name, On: on,
-		Iterations: 1, Timeout: runplan.Duration(rec.Timeout()), HostTimesBoot: rec.HostTimesBoot, Params: params,
+		Iterations: 1, Timeout: runplan.Duration(rec.Timeout()), HostTimesBoot: rec.HostTimesBoot, AccountIO: rec.AccountsIO, Params: params,
 	}
 	if rec.Count != "" && params.Has(rec.Count) {
 		n, err := params.Int(rec.Count)
@@ -166,6 +169,8 @@ func partition(storage string, p plan.Partition) runplan.Partition {
 		rp.FS, rp.Label, rp.UUID = f.Type, f.Label, f.UUID
 		rp.Mountpoint, rp.Flags, rp.Data, rp.ReadOnly = f.Mountpoint, f.VFSFlags, f.RootFlags, f.ReadOnly
 		rp.Mkfs = onDevice(f.Mkfs.Argv)
+		rp.EraseBlock, rp.PageSize = f.EraseBlock, f.PageSize
+		rp.Cleaner = slices.Clone(f.Cleaner)
 		if f.Check != nil {
 			rp.Check = onDevice(f.Check.Argv)
 		}

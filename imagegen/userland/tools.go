@@ -31,7 +31,7 @@ var toolPackages = map[string]string{
 	"xfs_repair": "xfsprogs", "mkfs.xfs": "xfsprogs", "xfs_db": "xfsprogs", "xfs_io": "xfsprogs",
 	"fsck.vfat": "dosfstools", "fsck.fat": "dosfstools", "dosfsck": "dosfstools",
 	"mkfs.vfat": "dosfstools", "mkfs.fat": "dosfstools", "mkdosfs": "dosfstools",
-	"mkfs.nilfs2": "nilfs-tools", "nilfs-tune": "nilfs-tools",
+	"mkfs.nilfs2": "nilfs-tools", "nilfs-tune": "nilfs-tools", "nilfs_cleanerd": "nilfs-tools",
 	"mksquashfs": "squashfs-tools", "unsquashfs": "squashfs-tools",
 	"mkfs.erofs": "erofs-utils", "fsck.erofs": "erofs-utils",
 	"sqlite3": "sqlite3",
@@ -44,6 +44,7 @@ var toolPackages = map[string]string{
 var toolData = map[string][]string{
 	"mke2fs": {"etc/mke2fs.conf"}, "mkfs.ext2": {"etc/mke2fs.conf"},
 	"mkfs.ext3": {"etc/mke2fs.conf"}, "mkfs.ext4": {"etc/mke2fs.conf"},
+	"nilfs_cleanerd": {"etc/nilfs_cleanerd.conf"},
 }
 
 // ToolPackage returns the Debian package that provides program, a name

@@ -225,6 +225,7 @@ func (c *differ) variant(o, n *plan.Variant) {
 	c.field("board", "bootloader", o.Board.Bootloader, n.Board.Bootloader, Image, "")
 	c.field("board", "root_by", o.Board.RootBy, n.Board.RootBy, Image, "")
 	c.field("board", "root_wait", o.Board.RootWait, n.Board.RootWait, Tests, "")
+	c.field("board", "endurance", enduranceText(o.Board.Endurance), enduranceText(n.Board.Endurance), Tests, "")
 	c.field("boot", "bootargs", o.Bootargs, n.Bootargs, Image, "")
 	ob, nb := cmp.Or(o.Board.Boot, &plan.Boot{}), cmp.Or(n.Board.Boot, &plan.Boot{})
 	moved := ""
@@ -371,6 +372,7 @@ func (c *differ) partition(img string, o, n *plan.Partition, rootBy string) {
 	c.field(where, "block size", of.BlockSize, nf.BlockSize, Image, "")
 	c.field(where, "features", of.Features, nf.Features, Image, "")
 	c.field(where, "journal", of.Journal, nf.Journal, Image, "")
+	c.field(where, "flash geometry", geometry(of), geometry(nf), Image, "")
 	c.field(where, "tuning", derived(of), derived(nf), Image, "")
 	c.field(where, "mkfs", of.Mkfs.Argv, nf.Mkfs.Argv, Image, "")
 	c.field(where, "populate", commands(of.Populate), commands(nf.Populate), Image, "")
@@ -385,6 +387,28 @@ func (c *differ) partition(img string, o, n *plan.Partition, rootBy string) {
 func holdsData(p *plan.Partition) bool {
 	f := p.Filesystem
 	return f != nil && (p.Root || f.Mountpoint != "" || f.Contents != nil)
+}
+
+// enduranceText is the board's flash rating as plan prints it. It goes
+// into the run plan only, for the flash-wear model: the tests change, not
+// the disk.
+func enduranceText(e *plan.Endurance) string {
+	if e == nil {
+		return ""
+	}
+	return e.String()
+}
+
+// geometry is the flash geometry mkfs was tuned for.
+func geometry(f *plan.Filesystem) []string {
+	var out []string
+	if f.EraseBlock > 0 {
+		out = append(out, "erase_block="+units.FormatSize(f.EraseBlock))
+	}
+	if f.PageSize > 0 {
+		out = append(out, "page_size="+units.FormatSize(f.PageSize))
+	}
+	return out
 }
 
 func derived(f *plan.Filesystem) []string {

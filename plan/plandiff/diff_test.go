@@ -37,6 +37,7 @@ func TestDiffGolden(t *testing.T) {
 		{name: "moved", image: true, breaking: true},
 		{name: "tuning", image: true},
 		{name: "tests", tests: true},
+		{name: "endurance", tests: true},
 		{name: "variants", image: true, breaking: true},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -65,6 +66,11 @@ type stateResult struct {
 	Data        string  `json:"data,omitempty"`
 	Skipped     string  `json:"skipped,omitempty"` // why the state has no verdict
 	Seconds     float64 `json:"seconds"`
+	// At is the campaign's replay time when the state was done, across
+	// boots: states are checked side by side, so their seconds overlap.
+	At float64 `json:"at,omitempty"`
+	// Times is where the state's seconds went, by phase (statePhases).
+	Times []float64 `json:"times,omitempty"`
 	// Snapshot is the bytes of the snapshot store the mount and the
 	// checker used.
 	Snapshot int64 `json:"snapshot,omitempty"`
@@ -75,6 +81,39 @@ type stateResult struct {
 	Checker  string `json:"checker,omitempty"`  // the checker's command and exit
 	Problems string `json:"problems,omitempty"` // what the data check found
 }
+
+// statePhases names the parts of a state's time, in Times' order: the
+// replay of its log entries, the snapshot's creation, the mount (with its
+// recovery), the data check, the unmount, the checker, and the snapshot's
+// removal.
+var statePhases = []string{"replay", "snapshot", "mount", "data", "unmount", "checker", "drop"}
+
+// phaseClock splits a state's time into statePhases.
+type phaseClock struct {
+	times []float64
+	last  time.Time
+}
+
+func newPhaseClock() *phaseClock {
+	return &phaseClock{times: make([]float64, len(statePhases)), last: time.Now()}
+}
+
+// lap adds the time since the last lap to phase i.
+func (c *phaseClock) lap(i int) {
+	now := time.Now()
+	c.times[i] += now.Sub(c.last).Seconds()
+	c.last = now
+}
+
+const (
+	phaseReplay = iota
+	phaseSnapshot
+	phaseMount
+	phaseData
+	phaseUnmount
+	phaseChecker
+	phaseDrop
+)
 
 func (r stateResult) good() bool {
 	return r.Skipped == "" && consRank[r.Consistency] <= consRank[ConsAutoFix] && dataRank[r.Data] <= dataRank[DataLostUnsynced]
@@ -88,9 +127,8 @@ type crashCampaign struct {
 	logPart  *runplan.Partition
 	logBytes int64 // the log region: the log partition but the snapshot store
 	cowBytes int64
-	// snapshot is the table of each state's snapshot: over the
-	// partition, its store the end of the log partition.
-	snapshot dmTarget
+	// replayOn says where the states are replayed, and why.
+	replayOn string
 }
 
 // crashStates is one campaign: record the workload through dm-log-writes
@@ -105,7 +143,7 @@ func crashStates(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 	p := e.P
 	logName := p.String("log")
 	work := &crashWorkload{kind: p.String("workload"), ops: int(p.Int("operations")), size: p.Int("file_size"),
-		large: p.Int("large_file_size"), noSync: p.String("fsync") == "none"}
+		large: p.Int("large_file_size"), noSync: p.String("fsync") == "none", dirOnly: p.String("fsync") == "dir"}
 	snapshot := p.Int("snapshot_size")
 	if p.Err != nil {
 		return nil, p.Err
@@ -253,6 +291,7 @@ func (c *crashCampaign) record(ctx context.Context, sc *crashScratch) error {
 	if _, err := mount(lw.node, dir, c.part.FS, fl, c.part.Data); err != nil {
 		return fmt.Errorf("mounting %s through dm-log-writes: %w", c.part.Name, err)
 	}
+	e.startCleaner(&through, dir)
 	work := e.workPath(dir)
 	werr := os.MkdirAll(work, 0o755)
 	if werr == nil {
@@ -318,144 +357,18 @@ func (c *crashCampaign) openLog() (*logwrites.Log, *os.File, error) {
 	return l, f, nil
 }
 
-// replay checks the campaign's states, after those an earlier boot
-// checked, within the budget.
-func (c *crashCampaign) replay(ctx context.Context, sc *crashScratch) (*Outcome, error) {
-	e := c.e
-	maxStates, maxTime := int(e.P.Int("max_states")), e.P.Duration("max_time")
-	points := logwrites.Points{Flush: true, FUA: true, Marks: e.P.Bool("at_marks"), EveryWrite: int(e.P.Int("every_write"))}
-	fsck, drop := e.P.Bool("fsck"), e.P.Bool("drop_synced_write")
-	interruptAfter := int(e.P.Int("interrupt_after"))
-	if e.P.Err != nil {
-		return nil, e.P.Err
-	}
-	l, f, err := c.openLog()
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if d, err := l.Digest(); err != nil {
-		return nil, err
-	} else if d != sc.Digest {
-		return nil, fmt.Errorf("the write log on %s changed since it was recorded (digest %.12s, recorded %.12s): it is not replayed", c.logPart.Name, d, sc.Digest)
-	}
-	fsAt := l.FindMark(logwrites.FSMark)
-	if fsAt < 0 {
-		return nil, fmt.Errorf("the write log on %s has no %q mark", c.logPart.Name, logwrites.FSMark)
-	}
-	points.From = fsAt + 1
-	all := l.States(points)
-	chosen := spread(all, maxStates)
-	done, err := readStateResults(e.crashResultsPath())
-	if err != nil {
-		return nil, err
-	}
-	results, err := appendStateResults(e.crashResultsPath())
-	if err != nil {
-		return nil, err
-	}
-	defer results.Close()
-	if len(done) > 0 {
-		sc.Resumed++
-		sc.Reused += len(done)
-		e.Logf("%s: resuming after %d states checked before", e.Step.ID(), len(done))
-		if err := e.SetScratch(sc); err == nil {
-			err = e.save()
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
-
-	defer quietConsole()()
-	cow, err := linear(crashCOWName, c.logPart.Device, c.logBytes, c.cowBytes)
-	if err != nil {
-		return nil, err
-	}
-	origin, err := devNumber(c.part.Device)
-	if err != nil {
-		return nil, err
-	}
-	cowNum, err := devNumber(cow.node)
-	if err != nil {
-		return nil, err
-	}
-	sectors, err := blockSectors(c.part.Device)
-	if err != nil {
-		return nil, err
-	}
-	c.snapshot = dmTarget{start: 0, length: sectors, kind: "snapshot", params: origin + " " + cowNum + " N 8"}
+// replayAll replays the whole log onto the partition, which then holds
+// what the workload left, as after a replay on the device.
+func (c *crashCampaign) replayAll(l *logwrites.Log) error {
 	if err := zeroOut(c.part.Device); err != nil {
-		return nil, err
+		return err
 	}
 	dev, err := os.OpenFile(c.part.Device, os.O_RDWR, 0)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer dev.Close()
-	rp := logwrites.NewReplayer(l, dev)
-	if drop {
-		at, err := c.syncedWrite(l)
-		if err != nil {
-			return nil, err
-		}
-		rp.Skip = map[int]bool{at: true}
-		e.Logf("%s: negative control: entry %s is not replayed", e.Step.ID(), l.Entries[at])
-	}
-	dur := newDurables()
-	marksSeen := 0
-	spent := 0.0
-	for _, r := range done {
-		spent += r.Seconds
-	}
-	start := time.Now()
-	lastLog := start
-	checkedNow := 0
-	for i, st := range chosen {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		if _, ok := done[st.Applied]; ok {
-			continue
-		}
-		if spent+time.Since(start).Seconds() > maxTime.Seconds() {
-			break
-		}
-		t0 := time.Now()
-		if err := rp.To(st.Applied); err != nil {
-			return nil, err
-		}
-		for ; marksSeen < st.Applied; marksSeen++ {
-			if en := l.Entries[marksSeen]; en.IsMark() {
-				if err := dur.add(en.Mark); err != nil {
-					return nil, err
-				}
-			}
-		}
-		r, err := c.checkState(ctx, st, dur, fsck)
-		if err != nil {
-			return nil, err
-		}
-		r.Entry = l.Entries[st.Applied-1].String()
-		r.Seconds = time.Since(t0).Seconds()
-		done[st.Applied] = r
-		if err := results.add(r); err != nil {
-			return nil, err
-		}
-		if time.Since(lastLog) > 30*time.Second {
-			lastLog = time.Now()
-			e.Logf("%s: %d of %d states checked", e.Step.ID(), i+1, len(chosen))
-		}
-		if checkedNow++; interruptAfter > 0 && !sc.Interrupted && checkedNow == interruptAfter {
-			return nil, c.interrupt(ctx, sc, checkedNow)
-		}
-	}
-	replayTime := spent + time.Since(start).Seconds()
-	// Leave the partition as the workload left it, for the steps after.
-	if err := rp.To(len(l.Entries)); err != nil {
-		return nil, err
-	}
-	return c.outcome(sc, all, chosen, done, replayTime), nil
+	return logwrites.NewReplayer(l, zeroingDevice{dev}).To(len(l.Entries))
 }
 
 // interrupt asks the host to cut the power now, for the self-test of
@@ -496,95 +409,6 @@ func quietConsole() func() {
 		return func() {}
 	}
 	return func() { os.WriteFile(path, []byte(f[0]), 0) }
-}
-
-// spread takes up to n of the states, evenly spaced, the last included.
-func spread(all []logwrites.State, n int) []logwrites.State {
-	if len(all) <= n {
-		return all
-	}
-	out := make([]logwrites.State, 0, n)
-	for i := 1; i <= n; i++ {
-		out = append(out, all[(i*len(all))/n-1])
-	}
-	return out
-}
-
-// checkState mounts a snapshot of the replayed device read-write, as a
-// rebooted board would (the journal replays into the snapshot store),
-// checks the workload's files, unmounts, runs the checker, and drops the
-// snapshot.
-func (c *crashCampaign) checkState(ctx context.Context, st logwrites.State, dur *durables, fsck bool) (stateResult, error) {
-	e := c.e
-	r := stateResult{Applied: st.Applied, Point: st.Point, LastOp: dur.last}
-	snap, err := dmCreate(crashSnapName, crashNodeDir, []dmTarget{c.snapshot})
-	if err != nil {
-		return r, err
-	}
-	defer snap.remove()
-	if err := kernelNamed(snap); err != nil {
-		return r, err
-	}
-	sp := *c.part
-	sp.Device = snap.node
-	forgetBtrfs(sp.FS)
-	in := &inspection{}
-	klog, err := newKmsgCursor()
-	if err != nil {
-		return r, err
-	}
-	defer klog.close()
-	mnt, err := mountInspect(ctx, e, &sp, klog.notes, in)
-	if err != nil {
-		return r, err
-	}
-	rep := &DataReport{Class: DataLostSynced}
-	if mnt != "" {
-		rep, err = c.work.check(e.workPath(mnt), dur)
-		if err != nil {
-			return r, err
-		}
-		if err := unmountAsync(mnt, 2*time.Minute); err != nil {
-			return r, err
-		}
-		e.mounts = nil
-	} else {
-		rep.problem("the filesystem does not mount")
-	}
-	if fsck && in.MountErr == nil {
-		if err := checkAndRepair(ctx, e, &sp, in); err != nil {
-			return r, err
-		}
-	}
-	in.classify()
-	status, err := dmStatus(crashSnapName)
-	if err != nil {
-		return r, err
-	}
-	if strings.HasPrefix(status, "Invalid") || strings.HasPrefix(status, "Overflow") {
-		r.Skipped = fmt.Sprintf("the snapshot store (%d MiB) filled up: raise snapshot_size", c.cowBytes>>20)
-		return r, nil
-	}
-	// "<allocated>/<total> <metadata>", in sectors.
-	var used, total, meta int64
-	if n, _ := fmt.Sscanf(status, "%d/%d %d", &used, &total, &meta); n >= 2 {
-		r.Snapshot = used * 512
-	}
-	r.Consistency, r.Data = in.Class, rep.Class
-	if !r.good() {
-		var mount []string
-		if in.MountErr != nil {
-			mount = append(mount, in.MountErr.Error())
-		}
-		mount = append(mount, in.Notes.Lines...)
-		r.Mount = strings.Join(mount, " | ")
-		r.Checker = in.Checker
-		if in.Checked {
-			r.Checker += fmt.Sprintf(": exit %d", in.CheckCode)
-		}
-		r.Problems = strings.Join(rep.Problems, "; ")
-	}
-	return r, nil
 }
 
 // syncedWrite finds, for the negative control, the log entry that wrote
@@ -630,6 +454,7 @@ func (c *crashCampaign) outcome(sc *crashScratch, all, chosen []logwrites.State,
 	var snapshot int64
 	var skipped []string
 	var firstBad *stateResult
+	phases := make([]float64, len(statePhases))
 	for _, st := range chosen {
 		r, ok := done[st.Applied]
 		switch {
@@ -639,6 +464,11 @@ func (c *crashCampaign) outcome(sc *crashScratch, all, chosen []logwrites.State,
 			skipped = append(skipped, fmt.Sprintf("%d (%s)", st.Applied, r.Skipped))
 		default:
 			checked++
+			for i, t := range r.Times {
+				if i < len(phases) {
+					phases[i] += t
+				}
+			}
 			snapshot = max(snapshot, r.Snapshot)
 			cons[r.Consistency]++
 			data[r.Data]++
@@ -664,6 +494,9 @@ func (c *crashCampaign) outcome(sc *crashScratch, all, chosen []logwrites.State,
 		out.metric("states_per_minute", float64(checked)/replayTime*60, "states/min")
 	}
 	out.metric("snapshot_used_max", float64(snapshot), "bytes")
+	if checked > 0 {
+		out.attr("state_time", phaseShares(phases, checked))
+	}
 	out.metric("resumed", float64(sc.Resumed), "")
 	out.metric("states_reused", float64(sc.Reused), "")
 	if n := len(all) - len(chosen); n > 0 {
@@ -673,6 +506,7 @@ func (c *crashCampaign) outcome(sc *crashScratch, all, chosen []logwrites.State,
 		out.attr("skipped_states", clipList(skipped, 20))
 	}
 	out.attr("workload", c.work.kind)
+	out.attr("replay_on", c.replayOn)
 	if firstBad != nil {
 		out.attr("first_bad_state", fmt.Sprint(firstBad.Applied))
 		out.attr("first_bad_entry", firstBad.Entry)
@@ -692,6 +526,28 @@ func (c *crashCampaign) outcome(sc *crashScratch, all, chosen []logwrites.State,
 	}
 	c.e.Logf("%s: %d states, %d checked, %d of them not good", c.e.Step.ID(), len(all), checked, bad)
 	return out
+}
+
+// phaseShares says where the states' time went: the mean seconds a state
+// took and each phase's share of them, largest first.
+func phaseShares(phases []float64, states int) string {
+	total := 0.0
+	for _, t := range phases {
+		total += t
+	}
+	if total <= 0 {
+		return ""
+	}
+	order := make([]int, len(phases))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(phases[b], phases[a]) })
+	parts := []string{fmt.Sprintf("%.3f s a state", total/float64(states))}
+	for _, i := range order {
+		parts = append(parts, fmt.Sprintf("%s %.0f%%", statePhases[i], 100*phases[i]/total))
+	}
+	return strings.Join(parts, ", ")
 }
 
 func clipList(xs []string, n int) string {
@@ -764,6 +620,10 @@ func zeroRange(dev string, off, n int64) error {
 		return err
 	}
 	defer unix.Close(fd)
+	return zeroFd(fd, dev, off, n)
+}
+
+func zeroFd(fd int, dev string, off, n int64) error {
 	r := [2]uint64{uint64(off), uint64(n)}
 	if _, _, errno := unix.Syscall(unix.SYS_IOCTL, uintptr(fd), unix.BLKZEROOUT, uintptr(unsafe.Pointer(&r))); errno != 0 {
 		return fmt.Errorf("zeroing %s: %w", dev, errno)
@@ -800,17 +660,26 @@ func crashTeardown(e *Env) {
 		}
 	}
 	// A snapshot or the log-writes device may still be mounted where
-	// the partition mounts.
+	// the partition mounts, or where another worker mounts it.
 	if e.Part != nil {
 		dir := e.mountDir(e.Part)
-		var st, parent unix.Stat_t
-		if unix.Stat(dir, &st) == nil && unix.Stat(filepath.Dir(dir), &parent) == nil && st.Dev != parent.Dev {
-			unmount(dir)
+		for i := range maxWorkers {
+			if i > 0 {
+				dir = fmt.Sprintf("%s-%d", e.mountDir(e.Part), i)
+			}
+			var st, parent unix.Stat_t
+			if unix.Stat(dir, &st) == nil && unix.Stat(filepath.Dir(dir), &parent) == nil && st.Dev != parent.Dev {
+				unmount(dir)
+			}
 		}
 	}
-	for _, name := range []string{crashSnapName, crashLWName, crashCOWName, crashLogName} {
+	for i := range maxWorkers {
+		(&dmDevice{name: fmt.Sprintf("%s-%d", crashSnapName, i)}).remove()
+	}
+	for _, name := range []string{crashLWName, crashCOWName, crashLogName} {
 		(&dmDevice{name: name}).remove()
 	}
+	unmountRAM()
 }
 
 func crashStatesFinish(ctx context.Context, e *Env) error {

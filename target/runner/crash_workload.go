@@ -92,7 +92,10 @@ type crashWorkload struct {
 	size   int64 // file_size
 	large  int64
 	noSync bool
-	pat    pattern
+	// dirOnly: the rename workload fsyncs the directory after the rename
+	// but not the new file, and trusts the filesystem with the order.
+	dirOnly bool
+	pat     pattern
 }
 
 func (w *crashWorkload) writer(dir string, mark marker) *reliabilityWriter {
@@ -170,10 +173,19 @@ func (w *crashWorkload) configContent(n int) []byte {
 }
 
 // rename rewrites the config file ops times the way embedded software
-// updates its settings: write a temporary file, fsync it, rename it over
-// the file, fsync the directory; then the version counts as durable.
+// updates its settings: write a temporary file, fsync it (unless dirOnly),
+// rename it over the file, fsync the directory; then the version counts as
+// durable. Version 0, the factory settings, is in place and synced first,
+// so that every update replaces a file, the pattern filesystems order
+// (ext4's auto_da_alloc acts on a rename over an existing file only).
 func (w *crashWorkload) rename(ctx context.Context, dir string, mark marker) error {
 	tmp, final := filepath.Join(dir, configName+".tmp"), filepath.Join(dir, configName)
+	if err := atomicfile.WriteFile(final, w.configContent(0), 0o644); err != nil {
+		return fmt.Errorf("writing %s: %w", final, err)
+	}
+	if err := mark(fmt.Sprintf("%sv:%s:0", markPrefix, configName)); err != nil {
+		return err
+	}
 	for n := 1; n <= w.ops; n++ {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -183,7 +195,7 @@ func (w *crashWorkload) rename(ctx context.Context, dir string, mark marker) err
 			return err
 		}
 		_, err = f.Write(w.configContent(n))
-		if err == nil {
+		if err == nil && !w.dirOnly {
 			err = w.sync(f)
 		}
 		if cerr := f.Close(); err == nil {
@@ -209,14 +221,14 @@ func (w *crashWorkload) rename(ctx context.Context, dir string, mark marker) err
 // and never older than the last durable one.
 func (w *crashWorkload) checkRename(dir string, d *durables) *DataReport {
 	rep := &DataReport{Class: DataIntact}
-	durable := d.versions[configName]
-	if durable > 0 {
+	durable, has := d.versions[configName]
+	if has {
 		rep.SyncedFiles, rep.SyncedBytes = 1, w.size
 	}
 	b, err := os.ReadFile(filepath.Join(dir, configName))
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		if durable > 0 {
+		if has {
 			rep.Class, rep.MissingSynced, rep.LostSynced = DataLostSynced, 1, w.size
 			rep.problem("%s: missing, after version %d was durable", configName, durable)
 		}
@@ -230,16 +242,21 @@ func (w *crashWorkload) checkRename(dir string, d *durables) *DataReport {
 	head, _, _ := bytes.Cut(b, []byte{'\n'})
 	num, ok := strings.CutPrefix(string(head), "fsbench-config ")
 	n, err := strconv.Atoi(num)
-	if !ok || err != nil || n < 1 || n > w.ops || !bytes.Equal(b, w.configContent(n)) {
+	if !ok || err != nil || n < 0 || n > w.ops || !bytes.Equal(b, w.configContent(n)) {
 		rep.CorruptFiles = 1
-		// The version was synced before its rename: a torn file is
-		// corruption; without the fsync it is what POSIX allows.
+		// The version was synced before its rename, or the workload
+		// trusts the filesystem to order its data before the rename
+		// (dirOnly): a torn file is corruption, the update was not
+		// atomic. Without any fsync it is what POSIX allows.
 		class := DataCorrupt
 		if w.noSync {
 			class = DataLostUnsynced
 		}
 		rep.Class = worseData(rep.Class, class)
 		rep.problem("%s: not a whole version (%d bytes, starts %q)", configName, len(b), clip(b, 24))
+		if w.dirOnly {
+			rep.problem("the rename reached the disk before the new file's data")
+		}
 		return rep
 	}
 	if n < durable {

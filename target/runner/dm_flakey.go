@@ -195,6 +195,9 @@ func writeThrough(ctx context.Context, e *Env, node string, w *reliabilityWriter
 		w.keep(fmt.Errorf("mounting through dm-flakey: %w", err))
 		return false, nil
 	}
+	through := *e.Part
+	through.Device = node
+	e.startCleaner(&through, dir)
 	w.dir = e.workPath(dir)
 	if err := os.MkdirAll(w.dir, 0o755); err != nil {
 		w.keep(err)

@@ -56,5 +56,16 @@ func fioCase(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 	out.attr("engine", res.Engine)
 	out.attr("engine_version", res.Version)
 	out.attr("ioengine", res.IOEngine)
+	if asyncEngines[res.IOEngine] {
+		for _, m := range out.Metrics {
+			if m.Name == "write_bytes" {
+				out.AsyncWriteBytes = int64(m.Value)
+			}
+		}
+	}
 	return out, nil
 }
+
+// asyncEngines submit their writes without write(2), which the kernel's
+// wchar does not count: the write accounting adds fio's own count of them.
+var asyncEngines = map[string]bool{"libaio": true, "io_uring": true}

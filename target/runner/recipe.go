@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -45,6 +46,14 @@ type Outcome struct {
 	// RebootAfter asks for a reboot after this iteration's result, unless
 	// it was the step's last.
 	RebootAfter bool
+	// DayShare, when above 0, is the share of a day of the device's life
+	// the iteration replayed (endurance): the write accounting then adds
+	// its figures scaled to a day.
+	DayShare float64
+	// AsyncWriteBytes are the bytes the workload wrote with asynchronous
+	// I/O (libaio, io_uring), which the write accounting's count of
+	// write(2) bytes misses and adds from here.
+	AsyncWriteBytes int64
 }
 
 func (o *Outcome) metric(name string, v float64, unit string) {
@@ -101,6 +110,10 @@ type Env struct {
 	print    func(line string)
 	saveFn   func(scratch json.RawMessage) error
 	mounts   []string
+	// cleaners are the garbage collectors started beside the step's
+	// mounts (cleaner.go), for the result; noCleaner starts none.
+	cleaners  []string
+	noCleaner bool
 }
 
 // Printf writes a line to the console as it is, without the runner's
@@ -160,11 +173,14 @@ func (e *Env) mountDir(p *runplan.Partition) string {
 // directory. A partition the runner mounted is unmounted after the step.
 func (e *Env) MountPart(p *runplan.Partition, extra ...string) (string, error) {
 	if p.Root {
+		// A system with a nilfs2 root runs its cleaner too.
+		e.startCleaner(p, "/")
 		return "/", nil
 	}
 	if at, err := mountedAt(p.Device); err != nil {
 		return "", err
 	} else if len(at) > 0 && len(extra) == 0 {
+		e.startCleaner(p, at[0])
 		return at[0], nil
 	}
 	dir := e.mountDir(p)
@@ -176,7 +192,21 @@ func (e *Env) MountPart(p *runplan.Partition, extra ...string) (string, error) {
 		return "", err
 	}
 	e.mounts = append(e.mounts, dir)
+	e.startCleaner(p, dir)
 	return dir, nil
+}
+
+// startCleaner starts the partition's cleaner beside a mount a test
+// writes to, as the system's mount helper would, and keeps what to record
+// of it for the result. A state mounted only to be checked (crash_states)
+// goes without.
+func (e *Env) startCleaner(p *runplan.Partition, dir string) {
+	if e.noCleaner || p.ReadOnly {
+		return
+	}
+	if note := startCleaner(p, p.Device, dir); note != "" && !slices.Contains(e.cleaners, note) {
+		e.cleaners = append(e.cleaners, note)
+	}
 }
 
 // Unmount unmounts every mount of the partition.

@@ -28,6 +28,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
+	"sync/atomic"
 
 	"golang.org/x/sys/unix"
 
@@ -82,15 +84,23 @@ func Run(ctx context.Context, opt Options) (Status, error) {
 }
 
 type run struct {
-	opt   Options
-	plan  *runplan.Plan
-	st    *State
-	sf    stateFile
-	jl    *journal
-	out   io.Writer
-	boot  string
-	dir   string // the state directory
-	attrs map[string]string
+	opt  Options
+	plan *runplan.Plan
+	st   *State
+	sf   stateFile
+	jl   *journal
+	out  io.Writer
+	// consoleBytes counts what the runner writes to the console in its
+	// log lines and the lines recipes print: the write accounting takes
+	// them out of the workload's bytes.
+	consoleBytes atomic.Int64
+	// host is the host's counters' port (hostport.go); hostOpened says
+	// whether this boot looked for it.
+	host       *hostPort
+	hostOpened bool
+	boot       string
+	dir        string // the state directory
+	attrs      map[string]string
 }
 
 func newRun(opt Options) (*run, error) {
@@ -156,7 +166,26 @@ func newRunID() string {
 }
 
 func (r *run) logf(format string, args ...any) {
-	fmt.Fprintf(r.out, "fsbench-runner: "+format+"\n", args...)
+	r.write(fmt.Sprintf("fsbench-runner: "+format+"\n", args...))
+}
+
+// write writes s to the console and counts it.
+func (r *run) write(s string) {
+	n, _ := io.WriteString(r.out, s)
+	r.consoleBytes.Add(int64(n))
+}
+
+// hostPort opens the host's counters' port once a boot; nil when the
+// target has none.
+func (r *run) hostPort() *hostPort {
+	if !r.hostOpened {
+		r.hostOpened = true
+		var err error
+		if r.host, err = openHostPort("/sys", "/dev"); err != nil {
+			r.logf("%v", err)
+		}
+	}
+	return r.host
 }
 
 func (r *run) run(ctx context.Context) (Status, error) {
@@ -261,12 +290,30 @@ func (r *run) step(ctx context.Context, s runplan.Step) (bool, error) {
 		r.logf("%s iteration %d/%d", s.ID(), r.st.Iter, n)
 	}
 	cctx, cancel := context.WithTimeout(ctx, timeout)
+	var acct *ioAccount
+	if s.AccountIO && e.Part != nil {
+		var err error
+		if acct, err = startIOAccount(e.Part, &r.consoleBytes, r.hostPort()); err != nil {
+			r.logf("%s: no write accounting: %v", s.ID(), err)
+		}
+	}
 	base.StartNS = monoNS()
 	out, err := rec.Iterate(cctx, e, r.st.Iter)
 	base.EndNS = monoNS()
 	timedOut := cctx.Err() == context.DeadlineExceeded
 	cancel()
 	e.cleanup()
+	if err == nil && out != nil && len(e.cleaners) > 0 {
+		out.attr("cleaner", strings.Join(e.cleaners, "; "))
+	}
+	if acct != nil {
+		if err == nil && !timedOut && out != nil && !out.Reboot {
+			if aerr := acct.finish(out); aerr != nil {
+				r.logf("%s: no write accounting: %v", s.ID(), aerr)
+			}
+		}
+		acct.stop()
+	}
 	r.st.Scratch = e.Scratch
 	if err == nil && out != nil && out.Reboot {
 		r.st.Attempts--
@@ -302,7 +349,7 @@ func (r *run) env(s runplan.Step) *Env {
 	if r.st.Step+1 < len(r.plan.Steps) {
 		e.later = r.plan.Steps[r.st.Step+1:]
 	}
-	e.print = func(line string) { io.WriteString(r.out, line+"\n") }
+	e.print = func(line string) { r.write(line + "\n") }
 	e.saveFn = func(scratch json.RawMessage) error {
 		r.st.Scratch = scratch
 		return r.sf.save(r.st)

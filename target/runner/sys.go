@@ -283,6 +283,7 @@ func mount(dev, dir, fstype string, flags uintptr, data string) (string, error) 
 // process of a finished test still closing its files, a writeback in
 // flight) gets a few more tries.
 func unmount(dir string) error {
+	stopCleaner(dir)
 	var err error
 	for try := 0; try < 20; try++ {
 		if err = unix.Unmount(dir, 0); !errors.Is(err, unix.EBUSY) {

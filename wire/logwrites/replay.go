@@ -117,7 +117,21 @@ func (r *Replayer) To(n int) error {
 	return nil
 }
 
+// Zeroer is a device that zeroes a range by itself (a hole punched in a
+// file, BLKZEROOUT on a block device), faster than writing zeros and,
+// in a file, without taking the space.
+type Zeroer interface {
+	ZeroRange(off, n int64) error
+}
+
 func (r *Replayer) zero(off, n int64) error {
+	if z, ok := r.dev.(Zeroer); ok {
+		if err := z.ZeroRange(off, n); err != nil {
+			return err
+		}
+		r.Written += n
+		return nil
+	}
 	zero := make([]byte, min(n, 1<<20))
 	for n > 0 {
 		k := min(n, int64(len(zero)))

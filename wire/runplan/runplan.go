@@ -85,6 +85,24 @@ type Board struct {
 	// before it calls the boot failed ("" = its default), as
 	// time.Duration prints it.
 	RootWait string `json:"root_wait,omitempty"`
+	// Endurance is what the board's flash is rated for (the spec's
+	// endurance block), which the runner passes on in the results the
+	// host's longevity model reads; nil when the spec has none.
+	Endurance *Endurance `json:"endurance,omitempty"`
+}
+
+// Endurance is a flash device's rating, for the longevity model.
+type Endurance struct {
+	// Capacity is the device's user capacity in bytes.
+	Capacity int64 `json:"capacity"`
+	// PECycles is the rated program/erase cycles of a block.
+	PECycles int64 `json:"pe_cycles"`
+	// OverProvisioning is the device's spare NAND beyond Capacity, as a
+	// share of it (0.07 for 7%).
+	OverProvisioning float64 `json:"over_provisioning"`
+	// WritesPerDay is the host bytes the product writes a day; 0 takes
+	// what the endurance test measured.
+	WritesPerDay int64 `json:"writes_per_day,omitempty"`
 }
 
 // Partition is a partition the tests may use.
@@ -107,6 +125,15 @@ type Partition struct {
 	// standing for the partition's device; empty when the type has none.
 	Mkfs  []string `json:"mkfs,omitempty"`
 	Check []string `json:"check,omitempty"`
+	// Cleaner is the garbage collector the runner starts beside a mount
+	// of the partition for a test that writes, where the target has it
+	// (nilfs_cleanerd), with "{device}" and "{mountpoint}" standing for
+	// the mount's; empty when the type needs none.
+	Cleaner []string `json:"cleaner,omitempty"`
+	// EraseBlock and PageSize are the flash geometry the spec tuned the
+	// filesystem for (its geometry block), in bytes; 0 when it gave none.
+	EraseBlock int64 `json:"erase_block,omitempty"`
+	PageSize   int64 `json:"page_size,omitempty"`
 }
 
 // Step is one test case, with what its recipe needs compiled in by the
@@ -136,6 +163,9 @@ type Step struct {
 	// that matches prompt_pattern (both parameters of the step), and adds
 	// that time to the step's results.
 	HostTimesBoot bool `json:"host_times_boot,omitempty"`
+	// AccountIO: the runner counts the partition's I/O around each
+	// iteration and adds the write amplification to the results.
+	AccountIO bool `json:"account_io,omitempty"`
 	// NotApplicable, when set, says why the step cannot apply to its
 	// partition (fsck_time on a filesystem without a checker): the
 	// runner records it so, without running it.

@@ -84,6 +84,9 @@ func writePlan(w io.Writer, p *plan.Plan) {
 		fmt.Fprintf(w, "\n")
 		b := v.Board
 		fmt.Fprintf(w, "board %s: arch %s, console %s, storage /dev/%s, init %s, bootloader %s\n", b.Name, b.Arch, b.Console, b.Storage, b.Init, b.Bootloader)
+		if e := b.Endurance; e != nil {
+			fmt.Fprintf(w, "endurance: %s\n", e)
+		}
 		for _, img := range v.Images {
 			writeImage(w, img)
 		}
@@ -214,6 +217,9 @@ func writeFilesystem(w io.Writer, pt plan.Partition) {
 		fmt.Fprintf(w, "    check:     %s\n", commandLine(*f.Check))
 	} else {
 		fmt.Fprintf(w, "    check:     none (%s has no offline checker)\n", f.Type)
+	}
+	if len(f.Cleaner) > 0 {
+		fmt.Fprintf(w, "    cleaner:   %s (started beside the mounts of the tests that write)\n", strings.Join(f.Cleaner, " "))
 	}
 	if len(f.Mount) > 0 {
 		fmt.Fprintf(w, "    mount:     %s", strings.Join(f.Mount, ","))

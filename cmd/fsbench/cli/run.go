@@ -35,6 +35,7 @@ func runRun(env *Env, args []string) int {
 	accel := fs.String("accel", "auto", "QEMU accelerator: auto (KVM when a probe boot works), kvm or tcg")
 	disk := fs.String("disk", "virtio", "QEMU disk: virtio, nvme or sd (an SD card on an SDHCI controller)")
 	memory := fs.Int("memory", 512, "QEMU memory in MiB")
+	cpus := fs.Int("cpus", 1, "QEMU vCPUs per variant (under TCG each is a host thread: with -j, mind the host's CPUs)")
 	boot := fs.String("boot", "direct", "QEMU: direct (QEMU loads Debian's kernel and fsbench's initramfs) or uboot (Debian's u-boot-qemu boots the image alone, from the kernel and extlinux.conf or boot.scr its board's boot block put in it)")
 	kernelFlag := fs.String("kernel", "", "QEMU: the Debian kernel to boot, PACKAGE[=VERSION] or =VERSION: linux-image-rt-amd64, linux-image-amd64=6.1.176-1 (apt-cache madison linux-image-amd64 lists the versions; default: the architecture's metapackage at apt's candidate version)")
 	jobs := fs.Int("j", 0, "variants run at once (default: one per two CPUs)")
@@ -103,7 +104,7 @@ func runRun(env *Env, args []string) int {
 	var mu sync.Mutex
 	job := driver.Job{Plan: p, SpecDir: s.Dir, Variants: variants, OutDir: *out, Epoch: epoch,
 		Runner: *runner, CacheDir: cache, Parallel: *jobs, Log: env.Log, Timeout: *timeout,
-		QEMU: driver.QEMU{Accel: *accel, Disk: *disk, MemoryMiB: *memory, CPUs: 1, Kernel: kreq, Boot: *boot},
+		QEMU: driver.QEMU{Accel: *accel, Disk: *disk, MemoryMiB: *memory, CPUs: *cpus, Kernel: kreq, Boot: *boot},
 		OnResult: func(variant string, r resultframe.Result) {
 			if r.Status != resultframe.StatusOK && r.Attrs["not_applicable"] == "" {
 				mu.Lock()

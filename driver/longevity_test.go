@@ -1,0 +1,230 @@
+package driver
+
+import (
+	"math"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fsbench/fsbench/wire/blocktrace"
+	"github.com/fsbench/fsbench/wire/resultframe"
+)
+
+// longevitySpec writes with fio, fills for mount_time and replays an hour
+// of a device's life on ext4 and nilfs2, between two readings of what the
+// storage says about itself: every writing case counts its bytes, QEMU's
+// counters check the guest's, and the endurance case records its trace.
+const longevitySpec = `
+matrix "fs" {
+  values = ["ext4", "nilfs2"]
+}
+
+board "qemu-x86_64" {
+  arch    = "x86_64"
+  console = "ttyS0,115200n8"
+  storage = "vda"
+
+  endurance {
+    capacity  = "8GiB"
+    pe_cycles = 3000
+  }
+}
+
+image "disk" {
+  table = "gpt"
+  size  = "520MiB"
+
+  partition "rootfs" {
+    size = "200MiB"
+    root = true
+    filesystem {
+      type  = "ext4"
+      mount = ["noatime"]
+    }
+    contents { userland = "busybox" }
+  }
+
+  partition "bench" {
+    grow = true
+    filesystem {
+      type       = matrix.fs
+      label      = "bench"
+      mountpoint = "/mnt/bench"
+      mount      = ["noatime"]
+      geometry {
+        erase_block = "4MiB"
+        page_size   = "16KiB"
+      }
+    }
+  }
+}
+
+test "flash_info" "before" {
+  on        = partition.bench
+  probe_max = "4MiB"
+}
+
+test "fio" "seq" {
+  on      = partition.bench
+  rw      = ["write"]
+  bs      = ["1MiB"]
+  direct  = [true]
+  size    = "16MiB"
+  nrfiles = 2
+}
+
+test "mount_time" "bench" {
+  on           = partition.bench
+  fill_percent = 20
+  iterations   = 2
+}
+
+test "endurance" "hour" {
+  on                   = partition.bench
+  duration             = "1h"
+  log_fsync_interval   = "30s"
+  transactions_per_day = 2880
+}
+
+test "flash_info" "after" {
+  on    = partition.bench
+  probe = false
+}
+`
+
+// TestLongevityInQEMU runs longevitySpec: the guest's write accounting
+// against QEMU's counters (within 1%), who submitted the writes, the
+// endurance day's figures and trace, nilfs2's cleaner, and a virtio disk
+// that states no flash geometry and shows the probe none.
+func TestLongevityInQEMU(t *testing.T) {
+	if _, err := exec.LookPath("mkfs.nilfs2"); err != nil {
+		t.Skip("needs mkfs.nilfs2 (scripts/test.sh installs it)")
+	}
+	runSpecInQEMU(t, "longevity", longevitySpec, 15*time.Minute, "boots VMs that write and count", checkLongevity)
+}
+
+func checkLongevity(t *testing.T, o *Outcome) {
+	t.Helper()
+	seen := map[string]bool{}
+	for _, r := range o.Summary.Results {
+		if r.Recipe == "fsbench" {
+			continue
+		}
+		id := r.Recipe + "." + r.Name + "/" + r.Case
+		seen[r.Recipe] = true
+		if r.Status != resultframe.StatusOK {
+			t.Errorf("%s: %s %s", id, r.Status, r.Error)
+			continue
+		}
+		switch r.Recipe {
+		case "fio", "mount_time", "endurance":
+			checkAccounting(t, id, r)
+		case "flash_info":
+			checkFlashInfo(t, id, r)
+		}
+		if r.Recipe == "endurance" {
+			checkEndurance(t, id, r)
+		}
+		if o.Variant == "nilfs2" && r.Recipe != "flash_info" && !strings.Contains(r.Attrs["cleaner"], "nilfs_cleanerd") {
+			t.Errorf("%s: nilfs2 wrote without its cleaner: %q", id, r.Attrs["cleaner"])
+		}
+	}
+	for _, rec := range []string{"flash_info", "fio", "mount_time", "endurance"} {
+		if !seen[rec] {
+			t.Errorf("no %s result", rec)
+		}
+	}
+}
+
+// checkAccounting: the workload wrote, the device wrote, QEMU saw what
+// the guest says the disk wrote, and the writers add up to the device.
+func checkAccounting(t *testing.T, id string, r resultframe.Result) {
+	t.Helper()
+	dev, disk, host := value(r, "device_write_bytes"), value(r, "disk_write_bytes"), value(r, "host_write_bytes")
+	t.Logf("%s: workload %.0f, device %.0f, disk %.0f, host %.0f bytes, WA %.3f, %s; %s", id, value(r, "workload_write_bytes"),
+		dev, disk, host, value(r, "write_amplification"), r.Attrs["io_writers"], r.Attrs["host_counters"])
+	if r.Recipe != "mount_time" || r.Iteration == 1 { // mount_time writes only in its first iteration, the fill
+		// A filesystem writes at least what it was asked, and no more
+		// than ten times that for these workloads.
+		if wa := value(r, "write_amplification"); wa < 0.99 || wa > 10 || dev <= 0 {
+			t.Errorf("%s: write amplification %v: %v", id, wa, r.Metrics)
+		}
+	} else if !strings.HasPrefix(r.Attrs["write_amplification"], "not computed") {
+		t.Errorf("%s: a mount without writes has a write amplification: %v", id, r.Attrs)
+	}
+	if !strings.HasPrefix(r.Attrs["host_counters"], "QEMU query-blockstats") {
+		t.Fatalf("%s: host counters %q", id, r.Attrs["host_counters"])
+	}
+	if disk < dev {
+		t.Errorf("%s: the disk wrote %.0f bytes, less than its partition's %.0f", id, disk, dev)
+	}
+	if d := value(r, "host_guest_difference"); host > 0 && math.Abs(d) > 1 {
+		t.Errorf("%s: QEMU counted %.0f bytes written, the guest %.0f: %.2f%% apart", id, host, disk, d)
+	}
+	if strings.HasPrefix(r.Attrs["io_writers"], "not available") {
+		t.Errorf("%s: io_writers %q", id, r.Attrs["io_writers"])
+	}
+}
+
+// checkEndurance: figures a day, and a trace whose writes are the
+// partition's.
+func checkEndurance(t *testing.T, id string, r resultframe.Result) {
+	t.Helper()
+	share := value(r, "day_fraction")
+	if math.Abs(share-1.0/24) > 1e-9 {
+		t.Errorf("%s: day_fraction %v, want 1/24", id, share)
+	}
+	if got, want := value(r, "device_bytes_per_day"), value(r, "device_write_bytes")/share; math.Abs(got-want) > 1 {
+		t.Errorf("%s: device_bytes_per_day %v, want %v", id, got, want)
+	}
+	if r.Attrs["block_trace_lost"] != "0" {
+		t.Fatalf("%s: the trace lost %q", id, r.Attrs["block_trace_lost"])
+	}
+	recs, err := blocktrace.DecodeString(r.Attrs["block_trace"])
+	if err != nil {
+		t.Fatalf("%s: the trace: %v", id, err)
+	}
+	tot := blocktrace.Sum(recs)
+	dev := value(r, "device_write_bytes")
+	t.Logf("%s: %d records, %d bytes written, %d flushes, %d FUA; the device counted %.0f bytes", id, tot.Records, tot.BytesWritten, tot.Flushes, tot.FUAWrites, dev)
+	// The trace covers the day's writes and their sync; the counters
+	// the iteration around it, a little more.
+	if float64(tot.BytesWritten) > dev || float64(tot.BytesWritten) < 0.8*dev || tot.Flushes == 0 {
+		t.Errorf("%s: the trace wrote %d bytes with %d flushes; the device %.0f", id, tot.BytesWritten, tot.Flushes, dev)
+	}
+	size, _ := strconv.ParseInt(r.Attrs["partition_bytes"], 10, 64)
+	for _, rec := range recs {
+		if rec.End()*512 > uint64(size) {
+			t.Fatalf("%s: %v lies beyond the partition's %d bytes", id, rec, size)
+		}
+	}
+	if r.Attrs["flash_pe_cycles"] != "3000" || r.Attrs["flash_erase_block"] != "4194304" || r.Attrs["flash_page_size"] != "16384" {
+		t.Errorf("%s: the flash model's settings: %v", id, r.Attrs)
+	}
+}
+
+// checkFlashInfo: a virtio disk is no MMC device and has no erase
+// geometry; the probe, on a disk backed by the host's page cache, finds
+// no boundary and claims none.
+func checkFlashInfo(t *testing.T, id string, r resultframe.Result) {
+	t.Helper()
+	if !strings.HasPrefix(r.Attrs["ext_csd"], "not available") {
+		t.Errorf("%s: ext_csd on a virtio disk: %q", id, r.Attrs["ext_csd"])
+	}
+	if !strings.HasPrefix(r.Attrs["stated_erase_unit"], "not available") {
+		t.Errorf("%s: a virtio disk states an erase unit: %v", id, r.Attrs["stated_erase_unit"])
+	}
+	if value(r, "spec_erase_block") != 4<<20 {
+		t.Errorf("%s: spec_erase_block %v", id, value(r, "spec_erase_block"))
+	}
+	for _, m := range r.Metrics {
+		if m.Name == "probe_erase_block" {
+			t.Errorf("%s: the probe claims a %v-byte erase block on a virtio disk: %s", id, m.Value, r.Attrs["probe"])
+		}
+	}
+	if r.Name == "before" && !strings.HasPrefix(r.Attrs["probe"], "no boundary found") {
+		t.Errorf("%s: probe %q", id, r.Attrs["probe"])
+	}
+}

@@ -1,0 +1,64 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strconv"
+
+	"github.com/fsbench/fsbench/target/storageinfo"
+)
+
+func init() {
+	register("flash_info", Recipe{Schema: 1, Iterate: flashInfo})
+}
+
+// flashInfo reads what the storage under the partition says about itself
+// and, unless told not to, probes its erase block with timed reads of the
+// whole device. Every fact is a value with its source or "not available"
+// with the reason (package storageinfo).
+func flashInfo(ctx context.Context, e *Env, iter int) (*Outcome, error) {
+	probe, probeMax := e.P.Bool("probe"), e.P.Int("probe_max")
+	if e.P.Err != nil {
+		return nil, e.P.Err
+	}
+	in := storageinfo.Read("/sys", "/dev", blockName(e.Part.Device))
+	metrics, attrs := in.Report()
+	out := &Outcome{Metrics: metrics, Attrs: attrs}
+	// What the report needs to say which tuning a measured geometry
+	// would give.
+	out.attr("fstype", e.Part.FS)
+	out.attr("partition_bytes", strconv.FormatInt(e.Part.Size, 10))
+	if e.Part.EraseBlock > 0 {
+		out.metric("spec_erase_block", float64(e.Part.EraseBlock), "bytes")
+	} else {
+		out.attr("spec_erase_block", "none: the spec's filesystem has no geometry block")
+	}
+	if !probe {
+		out.attr("probe", "not run: probe = false")
+		return out, nil
+	}
+	disk := filepath.Join("/dev", in.Disk)
+	est, samples, err := storageinfo.Probe(ctx, disk, storageinfo.ProbeConfig{MaxAlign: probeMax})
+	switch {
+	case err != nil:
+		out.attr("probe", "not available: "+err.Error())
+	case est.Found:
+		out.metric("probe_erase_block", float64(est.EraseBlock), "bytes")
+		out.attr("probe", fmt.Sprintf("a step of %s at %s boundaries (%s confidence, noise %s, %d sizes read)",
+			est.Step, sizeText(est.EraseBlock), est.ConfidenceLevel(), est.Noise, len(samples)))
+	default:
+		out.attr("probe", "no boundary found: "+est.Reason)
+	}
+	return out, nil
+}
+
+func sizeText(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return strconv.FormatInt(n>>20, 10) + "MiB"
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return strconv.FormatInt(n>>10, 10) + "KiB"
+	}
+	return strconv.FormatInt(n, 10) + "B"
+}

@@ -1,0 +1,272 @@
+package runner
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/fsbench/fsbench/wire/hostio"
+)
+
+func TestParseWriterHist(t *testing.T) {
+	const hist = `# event histogram
+#
+# trigger info: hist:keys=comm:vals=hitcount,nr_sector:sort=nr_sector.descending:size=256 if dev == 265289728 [active]
+#
+
+{ comm: kworker/u2:1                                       } hitcount:          4  nr_sector:         64
+{ comm: fio                                                } hitcount:        120  nr_sector:      98304
+{ comm: jbd2/vda3-8                                        } hitcount:          3  nr_sector:         24
+
+Totals:
+    Hits: 127
+    Entries: 3
+    Dropped: 0
+`
+	got, err := parseWriterHist(bufio.NewScanner(strings.NewReader(hist)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []writerSectors{{"fio", 98304}, {"kworker/u2:1", 64}, {"jbd2/vda3-8", 24}}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+	if _, err := parseWriterHist(bufio.NewScanner(strings.NewReader(strings.Replace(hist, "Dropped: 0", "Dropped: 2", 1)))); err == nil {
+		t.Error("a histogram that dropped entries was accepted")
+	}
+	if _, err := parseWriterHist(bufio.NewScanner(strings.NewReader("{ comm: fio } hitcount: 1 nr_sector: x\n"))); err == nil {
+		t.Error("a bad line was accepted")
+	}
+}
+
+func TestWriterKind(t *testing.T) {
+	for comm, want := range map[string]string{
+		"kworker/u2:1": "writeback", "jbd2/vda3-8": "fs", "f2fs_ckpt-254:3": "fs", "btrfs-transacti": "fs",
+		"xfsaild/vda3": "fs", "segctord": "fs", "ext4lazyinit": "fs", "fio": "workload", "fsbench-runner": "workload",
+		"sqlite3": "workload",
+	} {
+		if got := writerKind(comm); got != want {
+			t.Errorf("writerKind(%q) = %s, want %s", comm, got, want)
+		}
+	}
+}
+
+func TestReadBlockStat(t *testing.T) {
+	dir := t.TempDir()
+	write := func(s string) string {
+		p := filepath.Join(dir, "stat")
+		os.WriteFile(p, []byte(s), 0o644)
+		return p
+	}
+	// Linux 6.1: 17 fields.
+	st, err := readBlockStat(write("  100 2 800 10   50 5 4096 20 0 30 40   3 0 2048 1   7 9\n"))
+	if err != nil || st != (blockStat{writes: 50, writeSectors: 4096, discardSectors: 2048, flushes: 7}) {
+		t.Errorf("6.1 stat: %+v %v", st, err)
+	}
+	// Before 4.18: 11 fields, no discards or flushes.
+	st, err = readBlockStat(write("100 2 800 10 50 5 4096 20 0 30 40\n"))
+	if err != nil || st != (blockStat{writes: 50, writeSectors: 4096}) {
+		t.Errorf("old stat: %+v %v", st, err)
+	}
+	if _, err := readBlockStat(write("1 2 3\n")); err == nil {
+		t.Error("a short stat was accepted")
+	}
+}
+
+func TestProcWchar(t *testing.T) {
+	n, err := procWchar("/proc/self/io")
+	if err != nil {
+		t.Skipf("needs /proc/self/io (TASK_IO_ACCOUNTING): %v", err)
+	}
+	f, _ := os.Create(filepath.Join(t.TempDir(), "x"))
+	f.Write(make([]byte, 12345))
+	f.Close()
+	m, err := procWchar("/proc/self/io")
+	if err != nil || m-n < 12345 {
+		t.Errorf("wchar went from %d to %d after a write of 12345 bytes (%v)", n, m, err)
+	}
+	// A reaped child's writes count for the parent.
+	if _, err := exec.LookPath("dd"); err == nil {
+		before, _ := procWchar("/proc/self/io")
+		exec.Command("dd", "if=/dev/zero", "of="+filepath.Join(t.TempDir(), "y"), "bs=64k", "count=4", "status=none").Run()
+		after, _ := procWchar("/proc/self/io")
+		if after-before < 4*64<<10 {
+			t.Errorf("a child's 256KiB did not reach the parent's wchar: %d", after-before)
+		}
+	}
+}
+
+func TestUpdatePlan(t *testing.T) {
+	week := int64(7 * dayMillis)
+	at, size := updatePlan(2*3600*1000, 64<<20, week)
+	if len(at) != 1 || at[0] != 3600*1000 || size != (64<<20)*2/168 {
+		t.Errorf("2h of a weekly update: at %v, %d bytes", at, size)
+	}
+	at, size = updatePlan(2*week, 64<<20, week)
+	if len(at) != 2 || at[0] != week/2 || at[1] != 3*week/2 || size != 64<<20 {
+		t.Errorf("two weeks: at %v, %d bytes", at, size)
+	}
+	if at, _ := updatePlan(week, 0, week); at != nil {
+		t.Errorf("no update size: %v", at)
+	}
+}
+
+func TestMemAvailable(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "meminfo")
+	os.WriteFile(p, []byte("MemTotal:  1000 kB\nMemFree:  10 kB\nMemAvailable:  2048 kB\n"), 0o644)
+	if n, err := memAvailable(p); err != nil || n != 2048<<10 {
+		t.Errorf("memAvailable = %d, %v", n, err)
+	}
+	os.WriteFile(p, []byte("MemTotal:  1000 kB\n"), 0o644)
+	if _, err := memAvailable(p); err == nil {
+		t.Error("a meminfo without MemAvailable was read")
+	}
+}
+
+func TestWorkerCount(t *testing.T) {
+	for _, c := range []struct {
+		parallel, cpus int
+		fs             string
+		want           int
+	}{{0, 2, "ext4", 2}, {0, 1, "xfs", 1}, {0, 64, "f2fs", maxWorkers}, {3, 1, "ext4", 3}, {0, 4, "btrfs", 1}, {4, 4, "btrfs", 1}} {
+		if got, why := workerCount(c.parallel, c.cpus, c.fs); got != c.want || why == "" {
+			t.Errorf("workerCount(%d, %d, %s) = %d (%s), want %d", c.parallel, c.cpus, c.fs, got, why, c.want)
+		}
+	}
+}
+
+func TestAppLogRotates(t *testing.T) {
+	dir := t.TempDir()
+	lg, err := openAppLog(filepath.Join(dir, "app.log"), 1000, pattern{"t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 25 {
+		if err := lg.line(99); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lg.close()
+	old, _ := os.ReadFile(filepath.Join(dir, "app.log.1"))
+	cur, _ := os.ReadFile(filepath.Join(dir, "app.log"))
+	// 10 lines of 99 bytes make 990, the 11th rotates: 1089 in .1 twice
+	// over, the last 3 lines in the new log.
+	if len(old) != 11*99 || len(cur) != 3*99 || strings.Count(string(cur), "\n") != 3 {
+		t.Errorf("after rotation: .1 has %d bytes, the log %d", len(old), len(cur))
+	}
+	for _, c := range cur[:98] {
+		if !strings.ContainsRune("0123456789abcdef", rune(c)) {
+			t.Fatalf("a log line is not printable: %q", cur[:98])
+		}
+	}
+}
+
+// TestEnduranceDayWrites replays a small span without SQLite and checks
+// what it leaves: the config's last version, the update, the log.
+func TestEnduranceDayWrites(t *testing.T) {
+	dir := t.TempDir()
+	d := enduranceDay{span: 3600 * 1000, logLine: 100, logFsync: 10000, rotate: 1 << 20, cfgEvery: 900 * 1000, cfgSize: 4096}
+	d.updates, d.updateSize = updatePlan(d.span, 7*24<<20, 7*dayMillis)
+	if err := d.run(context.Background(), dir, pattern{"day"}); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Stat(filepath.Join(dir, "app.log")); err != nil || st.Size() != 3600*100 {
+		t.Errorf("the log: %v %v", st, err)
+	}
+	cfg, _ := os.ReadFile(filepath.Join(dir, "config"))
+	want := make([]byte, 4096)
+	pattern{"day"}.stream("config-4").Read(want)
+	if string(cfg) != string(want) {
+		t.Error("the config is not its 4th version after an hour of quarter-hourly rewrites")
+	}
+	if st, err := os.Stat(filepath.Join(dir, "update.img")); err != nil || st.Size() != 1<<20 {
+		t.Errorf("an hour's share of a weekly 168MiB update: %v %v", st, err)
+	}
+}
+
+func TestFindProcessAndAlive(t *testing.T) {
+	cmd := exec.Command("sleep", "37")
+	if err := cmd.Start(); err != nil {
+		t.Skip("needs sleep")
+	}
+	defer cmd.Process.Kill()
+	pid, err := findProcess([]string{"/no/such/dir/sleep", "37"})
+	if err != nil || pid != cmd.Process.Pid {
+		t.Errorf("findProcess = %d, %v; want %d", pid, err, cmd.Process.Pid)
+	}
+	if !alive(pid) {
+		t.Error("a running sleep is not alive")
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	if alive(pid) {
+		t.Error("a reaped process is alive")
+	}
+}
+
+// TestHostPortOnAPty asks for the host's counters on a real pty, with a
+// stand-in host that answers a late reply first.
+func TestHostPortOnAPty(t *testing.T) {
+	mfd, err := unix.Open("/dev/ptmx", unix.O_RDWR|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		t.Skipf("needs /dev/ptmx: %v", err)
+	}
+	master := os.NewFile(uintptr(mfd), "ptmx")
+	defer master.Close()
+	unix.IoctlSetPointerInt(mfd, unix.TIOCSPTLCK, 0)
+	n, err := unix.IoctlGetInt(mfd, unix.TIOCGPTN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys, dev := t.TempDir(), t.TempDir()
+	port := filepath.Join(sys, "class", "virtio-ports", "vport0p1")
+	os.MkdirAll(port, 0o755)
+	os.WriteFile(filepath.Join(port, "name"), []byte(hostio.PortName+"\n"), 0o644)
+	other := filepath.Join(sys, "class", "virtio-ports", "vport0p2")
+	os.MkdirAll(other, 0o755)
+	os.WriteFile(filepath.Join(other, "name"), []byte("org.qemu.guest_agent.0\n"), 0o644)
+	os.Symlink(fmt.Sprintf("/dev/pts/%d", n), filepath.Join(dev, "vport0p1"))
+
+	h, err := openHostPort(sys, dev)
+	if err != nil || h == nil {
+		t.Fatalf("openHostPort: %v %v", h, err)
+	}
+	// The slave in raw mode, as a virtio port is.
+	if tio, err := unix.IoctlGetTermios(int(h.f.Fd()), unix.TCGETS); err == nil {
+		tio.Lflag &^= unix.ICANON | unix.ECHO
+		tio.Oflag &^= unix.OPOST
+		unix.IoctlSetTermios(int(h.f.Fd()), unix.TCSETS, tio)
+	}
+	go func() {
+		rd := bufio.NewReader(master)
+		line, err := rd.ReadString('\n')
+		if err != nil {
+			return
+		}
+		seq, _ := hostio.ParseRequest(strings.TrimSpace(line))
+		master.WriteString(hostio.Reply(seq-1, hostio.Counters{Drive: "disk0", WriteBytes: 1}))
+		master.WriteString(hostio.Reply(seq, hostio.Counters{Drive: "disk0", WriteBytes: 4096, FlushOps: 2}))
+	}()
+	c, err := h.counters()
+	if err != nil || c.WriteBytes != 4096 || c.FlushOps != 2 {
+		t.Fatalf("counters = %+v, %v", c, err)
+	}
+	// Nobody answers now: the request times out, not hangs.
+	defer func(d time.Duration) { hostPortTimeout = d }(hostPortTimeout)
+	hostPortTimeout = 300 * time.Millisecond
+	start := time.Now()
+	if _, err := h.counters(); err == nil || time.Since(start) > 2*hostPortTimeout {
+		t.Errorf("an unanswered request: %v after %s", err, time.Since(start))
+	}
+	if h, err := openHostPort(t.TempDir(), dev); h != nil || err != nil {
+		t.Errorf("a target without the port: %v %v", h, err)
+	}
+}
