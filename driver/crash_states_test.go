@@ -2,6 +2,7 @@ package driver
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/fsbench/fsbench/driver/crashstate"
+	"github.com/fsbench/fsbench/imagegen"
 	"github.com/fsbench/fsbench/wire/resultframe"
 )
 
@@ -290,4 +292,116 @@ func TestCrashStatesOrderingInQEMU(t *testing.T) {
 			}
 		}
 	})
+}
+
+// crashSmallLogSpec's log partition holds the campaign by the plan's
+// estimate; TestCrashLogFillsOnTheBoard then shrinks it on the disk, as a
+// board flashed with an older partition table would have it.
+const crashSmallLogSpec = `
+board "qemu-x86_64" {
+  arch    = "x86_64"
+  console = "ttyS0,115200n8"
+  storage = "vda"
+}
+
+image "disk" {
+  table = "gpt"
+  size  = "512MiB"
+
+  partition "rootfs" {
+    size = "200MiB"
+    root = true
+    filesystem {
+      type  = "ext4"
+      mount = ["noatime"]
+    }
+    contents { userland = "busybox" }
+  }
+
+  partition "crash" {
+    size = "200MiB"
+    filesystem {
+      type       = "ext4"
+      label      = "crash"
+      mountpoint = "/mnt/crash"
+    }
+  }
+
+  partition "crashlog" {
+    grow = true
+  }
+}
+
+test "crash_states" "full" {
+  on         = partition.crash
+  log        = partition.crashlog
+  workload   = ["fsync"]
+  operations = 10
+}
+`
+
+// TestCrashLogFillsOnTheBoard: a log partition that the plan found large
+// enough is smaller on the board (40MiB, 8MiB of it for the log beside
+// the snapshot store): the filesystem's creation alone fills the log, and
+// the campaign ends with the error that says so, not with a verdict.
+func TestCrashLogFillsOnTheBoard(t *testing.T) {
+	for _, tool := range []string{"qemu-system-x86_64", "sgdisk", "fakeroot"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("needs %s (scripts/test.sh installs it)", tool)
+		}
+	}
+	if testing.Short() {
+		t.Skip("boots a VM")
+	}
+	t.Parallel()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "small-log.fsb.hcl")
+	os.WriteFile(path, []byte(crashSmallLogSpec), 0o644)
+	s, p := loadSpec(t, path)
+	job := testJob(t, s, p, filepath.Join(dir, "out"))
+	v := p.Variants[0]
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
+	defer cancel()
+	release, err := take(ctx, vmSlots)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	if _, err := imagegen.Build(ctx, p, v, imagegen.Options{OutDir: job.OutDir, SpecDir: job.SpecDir, Epoch: job.Epoch,
+		Jobs: 1, Log: job.Log, Runner: job.Runner, CacheDir: job.CacheDir}); err != nil {
+		t.Fatal(err)
+	}
+	img := filepath.Join(job.OutDir, v.Name, "disk.img")
+	info, err := exec.Command("sgdisk", "-i", "3", img).CombinedOutput()
+	if err != nil {
+		t.Fatalf("sgdisk -i 3: %v\n%s", err, info)
+	}
+	first, guid := "", ""
+	for _, line := range strings.Split(string(info), "\n") {
+		if v, ok := strings.CutPrefix(line, "First sector: "); ok {
+			first = strings.Fields(v)[0]
+		}
+		if v, ok := strings.CutPrefix(line, "Partition unique GUID: "); ok {
+			guid = strings.TrimSpace(v)
+		}
+	}
+	if out, err := exec.Command("sgdisk", "-d", "3", "-n", "3:"+first+":+40M", "-c", "3:crashlog", "-u", "3:"+guid, img).CombinedOutput(); err != nil {
+		t.Fatalf("shrinking the log partition: %v\n%s", err, out)
+	}
+	o, err := RunQEMU(ctx, Variant{Name: v.Name, Dir: filepath.Join(job.OutDir, v.Name), Runner: job.Runner, Bootargs: v.Bootargs},
+		QEMU{Accel: "auto", Disk: "virtio", MemoryMiB: 512, CPUs: 1, KernelCache: filepath.Join(job.CacheDir, "kernels")},
+		Options{Log: job.Log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range o.Summary.Results {
+		if r.Recipe != "crash_states" {
+			continue
+		}
+		if r.Status != resultframe.StatusFailed || !strings.Contains(r.Error, "the write log filled the log partition crashlog") {
+			t.Errorf("a log partition too small on the board: %s %q", r.Status, r.Error)
+		}
+		return
+	}
+	t.Error("no crash_states result")
 }

@@ -2,6 +2,7 @@ package driver
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"os"
 	"os/exec"
@@ -66,6 +67,38 @@ func checkQuickstartReport(t *testing.T, files []string, variants int) {
 	if strings.Contains(md, "untested") || strings.Contains(md, "nothing ranked") {
 		t.Errorf("the report leaves comparisons untested:\n%s", md)
 	}
+	// Longevity: the write amplification and bytes-a-day charts, and a
+	// lifetime for each candidate, with its assumptions.
+	for _, want := range []string{"Write amplification per filesystem and workload", "to flash a day", "years", "Assumptions"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("the report has no %q", want)
+		}
+	}
+}
+
+// checkQuickstartWrites: the cases that write report their write
+// amplification, and QEMU's count of the disk's bytes is the guest's,
+// within 1%.
+func checkQuickstartWrites(t *testing.T, r resultframe.Result) {
+	t.Helper()
+	// mount_time writes its fill in its first iteration, unless fio's
+	// files already fill the partition that far (nilfs2, whose cleaner
+	// leaves an hour's segments alone, and f2fs).
+	fill := r.Recipe == "mount_time" && r.Iteration == 1 && value(r, "fill_bytes") > 0
+	writes := (r.Recipe == "fio" && strings.Contains(r.Case, "write")) || fill || r.Recipe == "endurance"
+	if !writes {
+		return
+	}
+	id := fmt.Sprintf("%s %s/%s #%d", r.Recipe, r.Name, r.Case, r.Iteration)
+	if wa := value(r, "write_amplification"); wa < 0.9 {
+		t.Errorf("%s: write amplification %v (%s)", id, wa, r.Attrs["write_amplification"])
+	}
+	if d := value(r, "host_guest_difference"); value(r, "host_write_bytes") <= 0 || math.Abs(d) > 1 {
+		t.Errorf("%s: QEMU counted %v bytes, the guest %v: %v%% apart (%s)", id, value(r, "host_write_bytes"), value(r, "disk_write_bytes"), d, r.Attrs["host_counters"])
+	}
+	if r.Recipe == "endurance" && (value(r, "device_bytes_per_day") <= 0 || r.Attrs["block_trace_lost"] != "0") {
+		t.Errorf("%s: %v bytes to flash a day, trace lost %q", id, value(r, "device_bytes_per_day"), r.Attrs["block_trace_lost"])
+	}
 }
 
 func tail(o *Outcome) string {
@@ -103,6 +136,7 @@ func checkQuickstart(t *testing.T, o *Outcome) {
 		if r.Attrs["target"] != "qemu" || r.Attrs["kernel_package"] == "" {
 			t.Errorf("%s: attrs %v lack the target", r.Recipe, r.Attrs)
 		}
+		checkQuickstartWrites(t, r)
 		if r.Recipe != "boot_time" {
 			continue
 		}
@@ -125,7 +159,7 @@ func checkQuickstart(t *testing.T, o *Outcome) {
 		}
 		t.Logf("boot %d: host %.3f s to the prompt, %.3f s to the ready line; target %.3f s", r.Iteration, host, ready, target)
 	}
-	want := map[string]int{"boot_time": 2, "fio": 8, "mount_time": 2, "fsbench": 1}
+	want := map[string]int{"boot_time": 2, "fio": 8, "mount_time": 2, "endurance": 2, "fsbench": 1}
 	for k, n := range want {
 		if count[k] != n {
 			t.Errorf("%d %s results, want %d", count[k], k, n)

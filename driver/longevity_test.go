@@ -1,8 +1,11 @@
 package driver
 
 import (
+	"context"
 	"math"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -227,4 +230,95 @@ func checkFlashInfo(t *testing.T, id string, r resultframe.Result) {
 	if r.Name == "before" && !strings.HasPrefix(r.Attrs["probe"], "no boundary found") {
 		t.Errorf("%s: probe %q", id, r.Attrs["probe"])
 	}
+}
+
+// sdSpec reads what QEMU's emulated SD card says about itself.
+const sdSpec = `
+board "qemu-x86_64" {
+  arch    = "x86_64"
+  console = "ttyS0,115200n8"
+  storage = "mmcblk0"
+}
+
+image "disk" {
+  table = "gpt"
+  size  = "256MiB"
+
+  partition "rootfs" {
+    grow = true
+    root = true
+    filesystem {
+      type  = "ext4"
+      mount = ["noatime"]
+    }
+    contents { userland = "busybox" }
+  }
+}
+
+test "flash_info" "card" {
+  on        = partition.rootfs
+  probe_max = "4MiB"
+}
+`
+
+// TestFlashInfoOnQEMUSDCard: on QEMU's SD card (an SDHCI controller and
+// sd-card), flash_info reads the card's registers from sysfs and decodes
+// them (an SD card, its capacity from the CSD), says why an eMMC's EXT_CSD
+// is not there, and the probe, on an emulated card with no erase
+// behaviour, claims no geometry.
+func TestFlashInfoOnQEMUSDCard(t *testing.T) {
+	if _, err := exec.LookPath("qemu-system-x86_64"); err != nil {
+		t.Skip("needs qemu-system-x86_64 (scripts/test.sh installs it)")
+	}
+	if testing.Short() {
+		t.Skip("boots a VM")
+	}
+	t.Parallel()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "sd.fsb.hcl")
+	os.WriteFile(path, []byte(sdSpec), 0o644)
+	s, p := loadSpec(t, path)
+	job := testJob(t, s, p, filepath.Join(dir, "out"))
+	job.QEMU.Disk = "sd"
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	o := runJob(t, ctx, job)[p.Variants[0].Name]
+	if o == nil {
+		t.Fatal("the variant did not complete")
+	}
+	for _, r := range o.Summary.Results {
+		if r.Recipe != "flash_info" {
+			continue
+		}
+		if r.Status != resultframe.StatusOK {
+			t.Fatalf("flash_info: %s %s", r.Status, r.Error)
+		}
+		t.Logf("card %q, csd %q, capacity %v (%s), ssr_au_size %q, stated %q, probe %q", r.Attrs["card_type"], r.Attrs["csd_structure"],
+			value(r, "csd_capacity"), r.Attrs["csd_capacity.source"], r.Attrs["ssr_au_size"], r.Attrs["stated_erase_unit"], r.Attrs["probe"])
+		if r.Attrs["card_type"] != "SD" {
+			t.Errorf("card_type %q, want SD", r.Attrs["card_type"])
+		}
+		// The card is the disk image: 256MiB.
+		if c := value(r, "csd_capacity"); c != 256<<20 {
+			t.Errorf("csd_capacity %v, want the image's 256MiB", c)
+		}
+		if !strings.HasPrefix(r.Attrs["ext_csd"], "not available") {
+			t.Errorf("an SD card with an EXT_CSD: %q", r.Attrs["ext_csd"])
+		}
+		for _, m := range r.Metrics {
+			if m.Name == "probe_erase_block" {
+				t.Errorf("the probe claims a %v-byte erase block on an emulated card: %s", m.Value, r.Attrs["probe"])
+			}
+		}
+		if !strings.HasPrefix(r.Attrs["probe"], "no boundary found") {
+			t.Errorf("probe %q", r.Attrs["probe"])
+		}
+		for k, v := range r.Attrs {
+			if strings.HasPrefix(k, "serial") && !strings.HasPrefix(v, "not ") {
+				t.Errorf("the card's serial is reported: %s = %q", k, v)
+			}
+		}
+		return
+	}
+	t.Error("no flash_info result")
 }

@@ -332,6 +332,14 @@ image "emmc" {
   }
 }
 
+# p.9-12 and the tuned variants: what the card says of its erase block
+# (an eMMC's EXT_CSD erase group, an SD card's allocation unit) and what
+# timed reads across its boundaries show, beside var.erase_block; the
+# report warns where they differ and gives the tuning they would.
+test "flash_info" "card" {
+  on = partition.bench
+}
+
 # p.79-80: space used by the empty filesystem and the kernel threads its
 # mount creates, before anything writes to it.
 test "mkfs_stats" "bench" {

@@ -8,8 +8,11 @@ import (
 )
 
 // maxSize is the runner's budget: it goes into every image, and boards
-// have small root filesystems.
-const maxSize = 4 << 20
+// have small root filesystems. 4.3-4.5 MiB stripped since it reads the
+// storage's registers and counts every writing test's I/O (4.0 before);
+// the budget leaves room for a few more recipes, not for a new kind of
+// dependency.
+const maxSize = 5 << 20
 
 func TestStrippedRunnerFitsBudget(t *testing.T) {
 	if testing.Short() {
