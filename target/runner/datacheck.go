@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"golang.org/x/sys/unix"
 
@@ -63,6 +64,66 @@ type pattern struct {
 // stream returns the reader of name's content (endless).
 func (p pattern) stream(name string) *rand.ChaCha8 {
 	return rand.NewChaCha8(sha256.Sum256([]byte(p.salt + "\x00" + name)))
+}
+
+// expected is name's content for a check, from the runner's cache of the
+// contents it generated: crash_states checks the same files at every
+// state, and generating megabytes of pattern each time costs more than
+// reading them.
+func (p pattern) expected(name string) *expectedContent {
+	key := p.salt + "\x00" + name
+	contents.Lock()
+	defer contents.Unlock()
+	c := contents.m[key]
+	if c == nil {
+		c = &expectedContent{seed: sha256.Sum256([]byte(key))}
+		c.src = rand.NewChaCha8(c.seed)
+		contents.m[key] = c
+	}
+	return c
+}
+
+// expectedContent is a file's content as generated so far.
+type expectedContent struct {
+	seed [32]byte // stream's
+	buf  []byte
+	src  *rand.ChaCha8 // where buf ends
+}
+
+// contents bounds the cache: beyond maxExpected bytes in all, a check
+// generates what it compares and keeps none of it.
+var contents = struct {
+	sync.Mutex
+	m     map[string]*expectedContent
+	total int
+}{m: map[string]*expectedContent{}}
+
+var maxExpected = 64 << 20
+
+// at returns the content's bytes [off, off+n).
+func (c *expectedContent) at(off int64, n int) []byte {
+	end := int(off) + n
+	contents.Lock()
+	defer contents.Unlock()
+	if end <= len(c.buf) {
+		return c.buf[off:end]
+	}
+	if contents.total+end-len(c.buf) > maxExpected {
+		// Too much to keep: generate the range from the start.
+		src := rand.NewChaCha8(c.seed)
+		skip := make([]byte, min(int(off), 1<<20))
+		for left := int(off); left > 0; left -= len(skip) {
+			src.Read(skip[:min(left, len(skip))])
+		}
+		out := make([]byte, n)
+		src.Read(out)
+		return out
+	}
+	grow := make([]byte, end-len(c.buf))
+	c.src.Read(grow)
+	contents.total += len(grow)
+	c.buf = append(c.buf, grow...)
+	return c.buf[off:end]
 }
 
 // syncLog is an append-only log of the bytes of each file known durable:
@@ -197,24 +258,29 @@ func checkFile(rep *DataReport, path string, pat pattern, synced, intended int64
 		return
 	}
 	defer f.Close()
-	want := pat.stream(name)
+	want := pat.expected(name)
 	const block = 4096
-	got, exp := make([]byte, block), make([]byte, block)
+	// Large reads, compared a block at a time: crash_states reads the
+	// same files at every state, and under emulation every system call
+	// counts.
+	buf := make([]byte, 64*block)
 	var off int64
 	lostSynced, lostUnsynced, corrupt := int64(0), false, false
 	for {
-		n, err := io.ReadFull(f, got)
-		if n > 0 {
-			want.Read(exp[:n])
-			for i := 0; i < n; {
+		n, err := io.ReadFull(f, buf)
+		exp := want.at(off, n)
+		for b := 0; b < n; b += block {
+			got, exp := buf[b:min(b+block, n)], exp[b:min(b+block, n)]
+			at := off + int64(b)
+			for i := 0; i < len(got); {
 				// Compare in runs up to the synced boundary, so a
 				// zeroed block straddling it is counted on each side.
-				end := n
-				if b := synced - off - int64(i); b > 0 && b < int64(n-i) {
-					end = i + int(b)
+				end := len(got)
+				if d := synced - at - int64(i); d > 0 && d < int64(len(got)-i) {
+					end = i + int(d)
 				}
 				g, w := got[i:end], exp[i:end]
-				inSynced := off+int64(i) < synced
+				inSynced := at+int64(i) < synced
 				switch {
 				case bytes.Equal(g, w):
 				case allZero(g) && inSynced:
@@ -226,8 +292,8 @@ func checkFile(rep *DataReport, path string, pat pattern, synced, intended int64
 				}
 				i = end
 			}
-			off += int64(n)
 		}
+		off += int64(n)
 		if err == io.EOF || err == io.ErrUnexpectedEOF {
 			break
 		}

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -171,5 +172,27 @@ func TestAppendWriter(t *testing.T) {
 	os.Truncate(path, size-4096)
 	if rep := check(t, w, synced); rep.Class != DataLostSynced || rep.LostSynced != 4096 {
 		t.Fatalf("last synced record lost: %+v", rep)
+	}
+}
+
+// The cached content is the pattern's stream, at any offset, within the
+// cache's bound and beyond it.
+func TestExpectedContentIsTheStream(t *testing.T) {
+	p := pattern{"cache"}
+	want := make([]byte, 300000)
+	p.stream("f").Read(want)
+	c := p.expected("f")
+	for _, r := range []struct{ off, n int }{{0, 100}, {50, 4096}, {100000, 200000}, {0, 300000}, {299999, 1}} {
+		if got := c.at(int64(r.off), r.n); !bytes.Equal(got, want[r.off:r.off+r.n]) {
+			t.Errorf("at(%d, %d) differs from the stream", r.off, r.n)
+		}
+	}
+	defer func(m int) { maxExpected = m }(maxExpected)
+	maxExpected = 0
+	g := p.expected("g")
+	want = make([]byte, 2<<20)
+	p.stream("g").Read(want)
+	if got := g.at(1<<20+7, 4096); !bytes.Equal(got, want[1<<20+7:1<<20+7+4096]) || len(g.buf) != 0 {
+		t.Errorf("beyond the bound: the content differs, or %d bytes were kept", len(g.buf))
 	}
 }
