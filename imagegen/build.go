@@ -50,6 +50,12 @@ type Options struct {
 	// CacheDir keeps downloaded Debian packages (the busybox userland);
 	// "" is DefaultCacheDir().
 	CacheDir string
+	// Sealed, when the plan's inputs are still being digested
+	// (plan.Plan.StartSeal), waits for them and reports their failure.
+	// The build calls it before it reads the plan's Fingerprint: before
+	// the runner's plan is compiled, else once the filesystems are built.
+	// nil when the plan is sealed already.
+	Sealed func() error
 
 	// alwaysStage stages every contents directory, even one a type could
 	// read in place: tests compare the two.
@@ -65,6 +71,13 @@ func (o Options) scratch() string {
 		return o.scratchParent
 	}
 	return defaultScratch
+}
+
+func (o Options) sealed() error {
+	if o.Sealed == nil {
+		return nil
+	}
+	return o.Sealed()
 }
 
 func (o Options) cacheDir() string {
@@ -177,6 +190,10 @@ func Build(ctx context.Context, p *plan.Plan, v plan.Variant, opts Options) (*Ma
 		m.Images = append(m.Images, *im)
 		pending = append(pending, files...)
 	}
+	if err := opts.sealed(); err != nil {
+		return nil, err
+	}
+	m.Fingerprint = p.Fingerprint
 	m.Tools = <-versions
 	bf := <-boot
 	boot <- bf // for the deferred cleanup

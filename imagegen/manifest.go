@@ -56,7 +56,8 @@ type PartitionManifest struct {
 }
 
 func newManifest(p *plan.Plan, v plan.Variant, epoch int64) *Manifest {
-	return &Manifest{Format: ManifestFormat, Spec: p.Spec, Fingerprint: p.Fingerprint, Variant: v.Name,
+	// The Fingerprint is set once the plan is sealed (Options.Sealed).
+	return &Manifest{Format: ManifestFormat, Spec: p.Spec, Variant: v.Name,
 		Epoch: epoch, Bootargs: strings.Join(v.Bootargs, " ")}
 }
 

@@ -75,6 +75,10 @@ func (b *builder) rootLayers(ctx context.Context, p *plan.Plan, v plan.Variant, 
 		return nil, fmt.Errorf("the tests need the runner in the root filesystem, but %s; build with -no-payload and add %s to your root filesystem yourself",
 			describeRoot(root), "the payload tarball (fsbench payload)")
 	}
+	// The runner's plan carries the fingerprint.
+	if err := b.opts.sealed(); err != nil {
+		return nil, err
+	}
 	rp, err := payload.Compile(p, &v)
 	if err != nil {
 		return nil, err

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -501,6 +502,32 @@ func upperFirst(s string) string {
 // commands that show or build the plan call it.
 func (p *Plan) Seal(s *spec.Spec) hcl.Diagnostics {
 	inputs, diags := collectInputs(s)
+	return p.seal(inputs, diags)
+}
+
+// StartSeal is Seal in the background, for a build that need not wait
+// for the inputs' digests before it starts (only the manifest and the
+// runner's plan carry the fingerprint). The returned function waits for
+// them, sets Inputs and the Fingerprint, and returns Seal's diagnostics;
+// it may be called any number of times, and nothing may read Inputs or
+// the Fingerprint before it returned.
+func (p *Plan) StartSeal(s *spec.Spec) func() hcl.Diagnostics {
+	type sealed struct {
+		inputs []Input
+		diags  hcl.Diagnostics
+	}
+	done := make(chan sealed, 1)
+	go func() {
+		inputs, diags := collectInputs(s)
+		done <- sealed{inputs, diags}
+	}()
+	return sync.OnceValue(func() hcl.Diagnostics {
+		r := <-done
+		return p.seal(r.inputs, r.diags)
+	})
+}
+
+func (p *Plan) seal(inputs []Input, diags hcl.Diagnostics) hcl.Diagnostics {
 	p.Inputs = inputs
 	fp, err := fingerprint(p)
 	if err != nil {

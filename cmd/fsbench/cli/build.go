@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -51,22 +52,42 @@ func runBuild(env *Env, args []string) int {
 		fmt.Fprintf(env.Stderr, "fsbench build: %s\n", err)
 		return ExitUsage
 	}
-	// From here on an interrupt is handled: sealing the plan digests
-	// every input, which takes a while for a large tree.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	s, p, variants, code := loadVariants(env, path, &sf, *variant)
+	s, p, diags := plan.Load(path, sf.options(env))
+	writeDiags(env, s, diags)
+	if diags.HasErrors() {
+		return ExitInvalid
+	}
+	variants, code := selectVariants(env, p, *variant)
 	if code != ExitOK {
 		return code
 	}
+	// The inputs are digested into the fingerprint while the filesystems
+	// are built, which read the same files: the build waits for the
+	// digests only where it needs the fingerprint.
+	sealing := p.StartSeal(s)
+	sealed := func() error {
+		if sealing().HasErrors() {
+			return errSeal
+		}
+		return nil
+	}
 	for _, v := range variants {
 		m, err := imagegen.Build(ctx, p, v, imagegen.Options{OutDir: *out, SpecDir: s.Dir, Epoch: epoch, Jobs: *jobs, Log: env.Log,
-			Compress: compress, FullSHA256: *fullSHA, Runner: *runner, NoPayload: *noPayload, CacheDir: lookupEnv(env.Environ, "FSBENCH_CACHE")})
+			Compress: compress, FullSHA256: *fullSHA, Runner: *runner, NoPayload: *noPayload, CacheDir: lookupEnv(env.Environ, "FSBENCH_CACHE"),
+			Sealed: sealed})
 		if err != nil {
 			if ctx.Err() != nil {
 				// Whatever a tool said as it was stopped is no verdict.
 				fmt.Fprintf(env.Stderr, "fsbench build: interrupted while building variant %s; nothing unfinished was left at the output paths\n", v.Name)
 				return ExitInterrupted
+			}
+			// An input that cannot be read is the spec's mistake, said
+			// with its place, whatever step failed on it first.
+			if sd := sealing(); sd.HasErrors() {
+				writeDiags(env, s, sd)
+				return ExitInvalid
 			}
 			fmt.Fprintf(env.Stderr, "fsbench build: variant %s: %s\n", v.Name, err)
 			return ExitBuild
@@ -81,6 +102,10 @@ func runBuild(env *Env, args []string) int {
 	}
 	return ExitOK
 }
+
+// errSeal stands for the diagnostics of a plan that could not be sealed,
+// which the build command prints itself.
+var errSeal = errors.New("the plan's inputs cannot be read")
 
 func runBootargs(env *Env, args []string) int {
 	fs := newFlagSet(env, "bootargs", "SPEC",
