@@ -72,6 +72,9 @@ type VariantRun struct {
 	// Err is why the build or the run failed; nil when the plan completed
 	// with every result.
 	Err error
+	// Built is how long the build took; Took, the build and the run,
+	// from the moment the variant got its slot.
+	Built, Took time.Duration
 }
 
 // Run builds and runs the job's variants, Parallel at a time, and returns
@@ -90,17 +93,21 @@ func Run(ctx context.Context, job Job) []VariantRun {
 	runs := make([]VariantRun, len(variants))
 	var wg sync.WaitGroup
 	for i, v := range variants {
+		// Slots are taken here, not by the goroutines, so that the
+		// variants start in the job's order.
+		release, err := take(ctx, local, job.Slots)
+		if err != nil {
+			runs[i] = VariantRun{Variant: v.Name, Err: err}
+			continue
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			release, err := take(ctx, local, job.Slots)
-			if err != nil {
-				runs[i] = VariantRun{Variant: v.Name, Err: err}
-				return
-			}
 			defer release()
-			o, err := job.variant(ctx, v)
-			runs[i] = VariantRun{Variant: v.Name, Outcome: o, Err: err}
+			start := time.Now()
+			var built time.Duration
+			o, err := job.variant(ctx, v, func() { built = time.Since(start) })
+			runs[i] = VariantRun{Variant: v.Name, Outcome: o, Err: err, Built: built, Took: time.Since(start)}
 		}()
 	}
 	wg.Wait()
@@ -130,8 +137,9 @@ func take(ctx context.Context, sets ...Slots) (func(), error) {
 	return release, nil
 }
 
-// variant builds one variant and runs it on the job's target.
-func (job Job) variant(ctx context.Context, v plan.Variant) (*Outcome, error) {
+// variant builds one variant and runs it on the job's target; built is
+// called once the build is done.
+func (job Job) variant(ctx context.Context, v plan.Variant, built func()) (*Outcome, error) {
 	bin, err := payload.FindRunner(job.Runner, v.Board.Arch)
 	if err != nil {
 		return nil, err
@@ -141,6 +149,7 @@ func (job Job) variant(ctx context.Context, v plan.Variant) (*Outcome, error) {
 		CacheDir: job.CacheDir}); err != nil {
 		return nil, err
 	}
+	built()
 	dv := Variant{Name: v.Name, Dir: filepath.Join(job.OutDir, v.Name), Runner: bin, Bootargs: v.Bootargs}
 	opt := Options{Timeout: job.Timeout, OnResult: job.OnResult}
 	if job.Log != nil {

@@ -3,12 +3,14 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"runtime"
 	"strings"
 	"sync"
 	"syscall"
+	"text/tabwriter"
 	"time"
 
 	"github.com/fsbench/fsbench/capture"
@@ -122,8 +124,13 @@ func runRun(env *Env, args []string) int {
 
 	start := time.Now()
 	var results []variantResults
+	var took strings.Builder
+	tw := tabwriter.NewWriter(&took, 0, 0, 2, ' ', 0)
 	code = ExitOK
 	for _, run := range driver.Run(ctx, job) {
+		if run.Took > 0 {
+			fmt.Fprintf(tw, "  %s\t%s\t(build %s)\n", run.Variant, run.Took.Round(time.Second), run.Built.Round(100*time.Millisecond))
+		}
 		if o := run.Outcome; o != nil && o.Summary != nil {
 			results = append(results, variantResults{name: run.Variant, results: o.Summary.Results})
 		}
@@ -139,5 +146,7 @@ func runRun(env *Env, args []string) int {
 	writeSummary(env.Stdout, results)
 	fmt.Fprintf(env.Stdout, "\n%d variant(s) in %s; results in %s/<variant>/run/results.jsonl\n",
 		len(variants), time.Since(start).Round(time.Second), *out)
+	tw.Flush()
+	io.WriteString(env.Stdout, took.String())
 	return code
 }
