@@ -39,9 +39,10 @@ short=(
 	-var dm_flakey_iterations=1 -var flakey_after=0s -var flakey_flap_up=0s -var flakey_file_size=8MiB -var flakey_small_files=8
 )
 log "running the ten variants of the ELC 2015 study, $jobs at a time (results in $out/<variant>/run/)"
+mkdir -p "$out"
 start=$SECONDS
 status=0
-FSBENCH_LOG=${FSBENCH_LOG:-info} bin/fsbench run -j "$jobs" -o "$out" "${short[@]}" "$@" examples/elc2015.fsb.hcl | tee "$out.table" || status=$?
+FSBENCH_LOG=${FSBENCH_LOG:-info} bin/fsbench run -j "$jobs" -o "$out" "${short[@]}" "$@" examples/elc2015.fsb.hcl | tee "$out/table.txt" || status=$?
 wall=$((SECONDS - start))
 if bin/fsbench report -spec examples/elc2015.fsb.hcl -o "$out/report" "$out" >/dev/null; then
 	log "report: $out/report/report.html (and report.md)"

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
 	"runtime"
@@ -124,12 +123,13 @@ func runRun(env *Env, args []string) int {
 
 	start := time.Now()
 	var results []variantResults
-	var took strings.Builder
-	tw := tabwriter.NewWriter(&took, 0, 0, 2, ' ', 0)
+	// Each variant's time, after the table: the tabwriter holds the
+	// lines until its Flush.
+	took := tabwriter.NewWriter(env.Stdout, 0, 0, 2, ' ', 0)
 	code = ExitOK
 	for _, run := range driver.Run(ctx, job) {
 		if run.Took > 0 {
-			fmt.Fprintf(tw, "  %s\t%s\t(build %s)\n", run.Variant, run.Took.Round(time.Second), run.Built.Round(100*time.Millisecond))
+			fmt.Fprintf(took, "  %s\t%s\t(build %s)\n", run.Variant, run.Took.Round(time.Second), run.Built.Round(100*time.Millisecond))
 		}
 		if o := run.Outcome; o != nil && o.Summary != nil {
 			results = append(results, variantResults{name: run.Variant, results: o.Summary.Results})
@@ -146,7 +146,6 @@ func runRun(env *Env, args []string) int {
 	writeSummary(env.Stdout, results)
 	fmt.Fprintf(env.Stdout, "\n%d variant(s) in %s; results in %s/<variant>/run/results.jsonl\n",
 		len(variants), time.Since(start).Round(time.Second), *out)
-	tw.Flush()
-	io.WriteString(env.Stdout, took.String())
+	took.Flush()
 	return code
 }
