@@ -95,10 +95,15 @@ type Type struct {
 	// (mount.nilfs2 starts nilfs_cleanerd): argv, with {device} and
 	// {mountpoint} standing for the mount's. Nil when the kernel does the
 	// type's background work itself (f2fs's and btrfs's threads).
-	Cleaner  []string
-	ReadOnly bool
-	Journal  JournalSupport
-	Populate PopulateMethod
+	Cleaner []string
+	// CleanerPeriod are the arguments that give the cleaner a protection
+	// period, with {seconds} standing for it: segments younger than that
+	// are left alone. A test that compresses time (endurance) passes the
+	// period scaled to its clock. Nil when the cleaner takes none.
+	CleanerPeriod []string
+	ReadOnly      bool
+	Journal       JournalSupport
+	Populate      PopulateMethod
 	// MinSize is the smallest partition the tool accepts with its most
 	// favourable settings (btrfs mixed block groups, nilfs2 short segments,
 	// FAT32); Resolve checks the minimum of the settings a spec chooses.

@@ -44,6 +44,7 @@ func nilfs2Type() *Type {
 		// nilfs-utils' mount.nilfs2 starts it on every mount; without it
 		// no segment is ever reclaimed.
 		Cleaner:          []string{"nilfs_cleanerd", "-c", "/etc/nilfs_cleanerd.conf", "{device}", "{mountpoint}"},
+		CleanerPeriod:    []string{"-p", "{seconds}"},
 		Journal:          JournalNone,
 		Populate:         PopulateVM,
 		MinSize:          units.MiB, // with the smallest segments; see nilfsMinSize

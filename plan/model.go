@@ -215,7 +215,10 @@ type Filesystem struct {
 	// Cleaner is the garbage collector the runner starts beside the
 	// mounts a test writes to (filesystems.Type.Cleaner): nilfs2's
 	// nilfs_cleanerd.
-	Cleaner       []string  `json:"cleaner,omitempty"`
+	Cleaner []string `json:"cleaner,omitempty"`
+	// CleanerPeriod gives the cleaner a protection period
+	// (filesystems.Type.CleanerPeriod).
+	CleanerPeriod []string  `json:"cleaner_period,omitempty"`
 	Deterministic bool      `json:"deterministic"`
 	Note          string    `json:"note,omitempty"`
 	Contents      *Contents `json:"contents,omitempty"`

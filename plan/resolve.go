@@ -325,6 +325,7 @@ func (r *resolver) filesystem(sv *spec.Variant, si *spec.Image, sp *spec.Partiti
 	}
 	if typ != nil && !fs.ReadOnly {
 		fs.Cleaner = slices.Clone(typ.Cleaner)
+		fs.CleanerPeriod = slices.Clone(typ.CleanerPeriod)
 	}
 	if sp.Root && sf.Mountpoint != "" && sf.Mountpoint != "/" {
 		r.errorf(sf.Of("mountpoint"), "Invalid mountpoint", "The root partition is mounted at /, not %s.", sf.Mountpoint)

@@ -129,6 +129,15 @@ func newEndurance() *Recipe {
 				Unit:    "bytes",
 				Doc:     "Largest encoded block trace the result carries over the console; a longer trace is reported cut, and not modelled.",
 			},
+			{
+				Name: "cleaner_protection_period",
+				Kind: fields.Duration,
+				Min:  fields.Bound(0), Max: fields.Bound(365 * 86400),
+				// nilfs_cleanerd.conf's stock protection_period.
+				Default: time.Hour.String(),
+				Unit:    "s",
+				Doc:     "For a filesystem whose cleaner runs in user space (nilfs2's nilfs_cleanerd): how long, in the device's time, a written segment is protected from cleaning. The replay runs hundreds of times faster than the clock, so the runner restarts the cleaner with this period scaled to the replay's measured speed (nilfs_cleanerd -p); the stock configuration's is 1h.",
+			},
 			iterationsField(1, "Runs; each replays the span anew in the same directory, so the filesystem ages."),
 			timeoutField(time.Hour),
 		},

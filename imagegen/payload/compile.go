@@ -171,6 +171,7 @@ func partition(storage string, p plan.Partition) runplan.Partition {
 		rp.Mkfs = onDevice(f.Mkfs.Argv)
 		rp.EraseBlock, rp.PageSize = f.EraseBlock, f.PageSize
 		rp.Cleaner = slices.Clone(f.Cleaner)
+		rp.CleanerPeriod = slices.Clone(f.CleanerPeriod)
 		if f.Check != nil {
 			rp.Check = onDevice(f.Check.Argv)
 		}

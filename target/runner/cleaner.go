@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -36,14 +37,21 @@ var cleaners = struct {
 // runs there, and returns what to record: the command and its pid, or why
 // none runs. "" when the type has no cleaner.
 func startCleaner(p *runplan.Partition, dev, dir string) string {
+	return startCleanerWith(p, dev, dir, nil)
+}
+
+// startCleanerWith starts p's cleaner with extra arguments after its
+// program's name.
+func startCleanerWith(p *runplan.Partition, dev, dir string, extra []string) string {
 	if len(p.Cleaner) == 0 {
 		return ""
 	}
 	cleaners.Lock()
 	defer cleaners.Unlock()
-	argv := make([]string, len(p.Cleaner))
-	for i, a := range p.Cleaner {
-		argv[i] = strings.NewReplacer("{device}", dev, "{mountpoint}", dir).Replace(a)
+	argv := []string{p.Cleaner[0]}
+	argv = append(argv, extra...)
+	for _, a := range p.Cleaner[1:] {
+		argv = append(argv, strings.NewReplacer("{device}", dev, "{mountpoint}", dir).Replace(a))
 	}
 	if pid, ok := cleaners.pids[dir]; ok && alive(pid) {
 		return fmt.Sprintf("%s (pid %d)", strings.Join(argv, " "), pid)
@@ -63,6 +71,139 @@ func startCleaner(p *runplan.Partition, dev, dir string) string {
 	}
 	cleaners.pids[dir] = pid
 	return fmt.Sprintf("%s (pid %d)", strings.Join(argv, " "), pid)
+}
+
+// cleanerClock keeps the protection period of a mount's cleaner, given in
+// the device's time, in step with a replay that runs hundreds of times
+// faster than the clock (endurance). The cleaner counts a segment's age in
+// the clock's seconds: left with its configured hour, it would protect
+// everything a replay of weeks wrote, which a product never sees, and the
+// filesystem would fill up. So the clock measures the replay's speed as it
+// goes and restarts the cleaner with the period scaled to it whenever the
+// scaled period is off by more than a factor of two. Its other intervals
+// (how often it looks, how much it cleans a pass) stay in the clock's
+// seconds: at the replay's speed it reclaims hundreds of times less, for
+// the device's time, than on a product, where it has hours between two
+// bursts of writes. So whenever the filesystem's clean space falls below
+// cleanerFloor, the replay stops its clock and waits for the cleaner to
+// bring it back, as long as the cleaner makes progress: what it could not
+// reclaim in the device's time either is still found full.
+type cleanerClock struct {
+	part     *runplan.Partition
+	dir      string
+	period   time.Duration // of the device's time
+	start    time.Time
+	seconds  int // the period the cleaner has now; -1: its configuration's
+	restarts int
+	note     string // why the clock does not run, or what the cleaner runs with
+	waits    int
+	waited   time.Duration
+	stalled  uint64 // the clean blocks when the cleaner last stalled; 0: never
+}
+
+// cleanerFloor is the share of the filesystem's blocks the replay keeps
+// clean: nilfs_cleanerd's stock min_clean_segments, below which it cleans
+// in its faster mode (mc_cleaning_interval, mc_nsegments_per_clean).
+const cleanerFloor = 0.1
+
+// cleanerStall is how long the replay waits for a cleaner that reclaims
+// nothing before it goes on: longer than the stock cleaning_interval (5 s).
+const cleanerStall = 6 * time.Second
+
+// newCleanerClock returns the clock of the cleaner beside p's mount at
+// dir, or nil when none runs there or it takes no period.
+func newCleanerClock(p *runplan.Partition, dir string, period time.Duration) *cleanerClock {
+	if len(p.CleanerPeriod) == 0 {
+		return nil
+	}
+	cleaners.Lock()
+	pid, ok := cleaners.pids[dir]
+	cleaners.Unlock()
+	if !ok || !alive(pid) {
+		return nil
+	}
+	return &cleanerClock{part: p, dir: dir, period: period, start: time.Now(), seconds: -1}
+}
+
+// tick is called as the replay's clock passes ms of the device's time.
+func (c *cleanerClock) tick(ms int64) {
+	if c == nil {
+		return
+	}
+	wall := time.Since(c.start)
+	if wall < time.Second || ms <= 0 {
+		return
+	}
+	defer c.waitClean()
+	s, restart := scaledPeriod(c.period, ms, wall, c.seconds)
+	if !restart {
+		return
+	}
+	stopCleaner(c.dir)
+	args := make([]string, len(c.part.CleanerPeriod))
+	for i, a := range c.part.CleanerPeriod {
+		args[i] = strings.ReplaceAll(a, "{seconds}", strconv.Itoa(s))
+	}
+	c.note = startCleanerWith(c.part, c.part.Device, c.dir, args)
+	c.seconds = s
+	c.restarts++
+}
+
+// waitClean waits while the filesystem's clean space is under the floor
+// and the cleaner adds to it. After a stall it waits again only once the
+// cleaner has found something.
+func (c *cleanerClock) waitClean() {
+	free := func() (avail, total uint64) {
+		var st unix.Statfs_t
+		if unix.Statfs(c.dir, &st) != nil {
+			return 1, 1
+		}
+		return st.Bavail, st.Blocks
+	}
+	avail, total := free()
+	if float64(avail) >= cleanerFloor*float64(total) || (c.stalled > 0 && avail <= c.stalled) {
+		return
+	}
+	start, last, best := time.Now(), time.Now(), avail
+	for float64(avail) < cleanerFloor*float64(total) && time.Since(last) < cleanerStall {
+		time.Sleep(100 * time.Millisecond)
+		if avail, total = free(); avail > best {
+			best, last = avail, time.Now()
+		}
+	}
+	c.waits++
+	c.waited += time.Since(start)
+	if float64(avail) < cleanerFloor*float64(total) {
+		c.stalled = max(avail, 1)
+	}
+}
+
+// scaledPeriod returns the cleaner's period in the clock's seconds for a
+// replay that has passed ms of the device's time in wall, and whether a
+// cleaner that has cur seconds (-1: its configuration's) must restart with
+// it: a first time, or when cur is off by more than a factor of two.
+func scaledPeriod(period time.Duration, ms int64, wall time.Duration, cur int) (int, bool) {
+	speed := float64(ms) / float64(max(wall.Milliseconds(), 1))
+	s := int(math.Ceil(period.Seconds() / speed))
+	return s, cur < 0 || s > 2*cur || 2*s < cur
+}
+
+// finish puts the cleaner back on its configuration for the tests after
+// the replay, and says what the replay's cleaner ran with.
+func (c *cleanerClock) finish(elapsed time.Duration, span int64) string {
+	if c == nil {
+		return ""
+	}
+	if c.restarts > 0 {
+		stopCleaner(c.dir)
+		startCleaner(c.part, c.part.Device, c.dir)
+	}
+	if c.seconds < 0 {
+		return fmt.Sprintf("%s of the device's time; the replay was over before its speed was known (%s), so the cleaner kept its configuration",
+			c.period, elapsed.Round(time.Millisecond))
+	}
+	return fmt.Sprintf("%s of the device's time, scaled to the replay's %.0fx: %s; started %d time(s); the replay waited %s for it to clean, %d time(s)",
+		c.period, float64(span)/float64(max(elapsed.Milliseconds(), 1)), c.note, c.restarts, c.waited.Round(time.Millisecond), c.waits)
 }
 
 // stopCleaner stops the cleaner of the mount at dir, if one runs, and

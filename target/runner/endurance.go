@@ -38,6 +38,9 @@ type enduranceDay struct {
 	cfgSize    int64
 	updates    []int64 // the time of each update
 	updateSize int64   // bytes of each
+	// tick is called each minute of the device's time, with the span
+	// replayed so far.
+	tick func(ms int64)
 }
 
 // endurance replays the span in the step's kept directory, which ages from
@@ -57,6 +60,7 @@ func endurance(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 	logDay, cfgPerDay := p.Int("log_bytes_per_day"), p.Int("config_rewrites_per_day")
 	updateSize, updateEvery := p.Int("update_size"), p.Duration("update_interval").Milliseconds()
 	limit := int(p.Int("trace_limit"))
+	protect := p.Duration("cleaner_protection_period")
 	if p.Err != nil {
 		return nil, p.Err
 	}
@@ -73,6 +77,15 @@ func endurance(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 		return nil, err
 	}
 	out := &Outcome{DayShare: float64(d.span) / dayMillis}
+	mdir, err := e.MountPart(e.Part)
+	if err != nil {
+		return nil, err
+	}
+	var clock *cleanerClock
+	if !e.noCleaner && !e.Part.ReadOnly {
+		clock = newCleanerClock(e.Part, mdir, protect)
+		d.tick = clock.tick
+	}
 	capture, err := startBlockCapture(e.Part, limit)
 	if err != nil {
 		out.attr("block_trace_lost", "not available: "+err.Error())
@@ -82,13 +95,16 @@ func endurance(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 	if werr == nil {
 		werr = syncFS(dir)
 	}
+	elapsed := time.Since(start)
 	if capture != nil {
 		capture.finish(out)
+	}
+	if note := clock.finish(elapsed, d.span); note != "" {
+		out.attr("cleaner_protection", note)
 	}
 	if werr != nil {
 		return nil, werr
 	}
-	elapsed := time.Since(start)
 	out.metric("day_fraction", out.DayShare, "")
 	out.metric("elapsed", elapsed.Seconds(), "s")
 	out.metric("speedup", float64(d.span)/1000/elapsed.Seconds(), "x")
@@ -162,6 +178,9 @@ func (d *enduranceDay) run(ctx context.Context, dir string, pat pattern) error {
 	for t := int64(1000); t <= d.span; t += 1000 {
 		if err := ctx.Err(); err != nil {
 			return err
+		}
+		if d.tick != nil && t%60000 == 0 {
+			d.tick(t)
 		}
 		if d.logLine > 0 {
 			if err := lg.line(d.logLine); err != nil {

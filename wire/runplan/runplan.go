@@ -130,6 +130,10 @@ type Partition struct {
 	// (nilfs_cleanerd), with "{device}" and "{mountpoint}" standing for
 	// the mount's; empty when the type needs none.
 	Cleaner []string `json:"cleaner,omitempty"`
+	// CleanerPeriod are the cleaner's arguments for a protection period,
+	// with "{seconds}" standing for it (nilfs_cleanerd -p), which a test
+	// that compresses time scales to its clock; empty when it takes none.
+	CleanerPeriod []string `json:"cleaner_period,omitempty"`
 	// EraseBlock and PageSize are the flash geometry the spec tuned the
 	// filesystem for (its geometry block), in bytes; 0 when it gave none.
 	EraseBlock int64 `json:"erase_block,omitempty"`
