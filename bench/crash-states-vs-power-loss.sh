@@ -2,7 +2,7 @@
 # Benchmark: crash states checked per minute by crash_states against power
 # cuts per minute by power_loss, in QEMU under TCG, on the same machine.
 #
-# Usage: bench/crash-states-vs-power-loss.sh [-o OPS] [-m STATES] [-f FILESYSTEMS] [-c CUTS] [-j N] [-p CPUS] [-M MIB] [-k]
+# Usage: bench/crash-states-vs-power-loss.sh [-o OPS] [-m STATES] [-f FILESYSTEMS] [-c CUTS] [-j N] [-p CPUS] [-P WORKERS] [-M MIB] [-a ARG] [-k]
 #   -o OPS          operations of the fsync workload (default 1000: 1,000
 #                   states or more on every filesystem)
 #   -m STATES       max_states: the most states checked (default 1000,
@@ -12,8 +12,13 @@
 #   -j N            variants run at once (default 1)
 #   -p CPUS         vCPUs of each guest: the states a campaign checks at
 #                   once (default 2)
+#   -P WORKERS      crash_states' parallel: states checked at once in each
+#                   guest (default 0: one per vCPU); more than the vCPUs
+#                   fills the time a worker waits on its mount
 #   -M MIB          memory of each guest, which holds a replay of the log
-#                   per vCPU (default 1024)
+#                   per worker (default 1024)
+#   -a ARG          an extra kernel argument of the guests, such as
+#                   mitigations=off (repeatable)
 #   -k              keep the work directory and print its path
 #
 # It writes one spec with a crash partition per filesystem and a raw log
@@ -32,8 +37,9 @@ repo=$(dirname "$here")
 # shellcheck source-path=SCRIPTDIR source=../scripts/lib.sh
 . "$repo/scripts/lib.sh"
 
-ops=1000 states=1000 filesystems=ext4,btrfs,f2fs,xfs,nilfs2 cuts=8 jobs=1 cpus=2 memory=1024 keep=0
-while getopts "o:m:f:c:j:p:M:k" opt; do
+ops=1000 states=1000 filesystems=ext4,btrfs,f2fs,xfs,nilfs2 cuts=8 jobs=1 cpus=2 workers=0 memory=1024 keep=0
+kargs=()
+while getopts "o:m:f:c:j:p:P:M:a:k" opt; do
 	case $opt in
 		o) ops=$OPTARG ;;
 		m) states=$OPTARG ;;
@@ -41,7 +47,10 @@ while getopts "o:m:f:c:j:p:M:k" opt; do
 		c) cuts=$OPTARG ;;
 		j) jobs=$OPTARG ;;
 		p) cpus=$OPTARG ;;
+		P) workers=$OPTARG ;;
 		M) memory=$OPTARG ;;
+		a) [[ $OPTARG =~ ^[A-Za-z0-9_.,=-]+$ ]] || die "-a wants one kernel argument (letters, digits and _.,=-)"
+		   kargs+=("\"$OPTARG\"") ;;
 		k) keep=1 ;;
 		*) sed -n '2,/^set -euo/p' "$0" | sed '$d' >&2; exit 2 ;;
 	esac
@@ -49,6 +58,8 @@ done
 for n in "$ops" "$states" "$cuts" "$jobs" "$cpus" "$memory"; do
 	[[ $n =~ ^[1-9][0-9]*$ ]] || die "-o, -m, -c, -j, -p and -M want whole numbers of at least 1"
 done
+[[ $workers =~ ^[0-9]$ ]] || die "-P wants 0 to 8"
+(( workers <= 8 )) || die "-P wants 0 to 8"
 [[ $filesystems =~ ^[a-z0-9]+(,[a-z0-9]+)*$ ]] || die "-f wants filesystem names, comma-separated"
 
 apt_install "${FSBENCH_TOOL_PACKAGES[@]}" python3
@@ -73,6 +84,7 @@ board "qemu-x86_64" {
   arch    = "x86_64"
   console = "ttyS0,115200n8"
   storage = "vda"
+  kernel_args = [$(IFS=,; echo "${kargs[*]}")]
 }
 
 image "disk" {
@@ -116,6 +128,7 @@ test "crash_states" "fsync" {
   workload   = ["fsync"]
   operations = $ops
   max_states = $states
+  parallel   = $workers
   max_time   = "15m"
   timeout    = "40m"
 }
@@ -135,7 +148,7 @@ test "power_loss" "fsync" {
 EOF
 } >"$work/cuts.fsb.hcl"
 
-log "crash_states: $ops fsync appends on $filesystems, -j $jobs, $cpus vCPUs and $memory MiB each"
+log "crash_states: $ops fsync appends on $filesystems, -j $jobs, $cpus vCPUs, $workers workers (0: one per vCPU) and $memory MiB each${kargs:+, kernel ${kargs[*]}}"
 start=$SECONDS
 "$work/bin/fsbench" run -j "$jobs" -cpus "$cpus" -memory "$memory" -o "$work/out-crash" "$work/crash.fsb.hcl" >"$work/crash.log" 2>&1 ||
 	{ tail -30 "$work/crash.log" >&2; die "the crash_states run failed (log above)"; }
