@@ -158,27 +158,59 @@ func (v *view) writeAmplification() *Section {
 	return s
 }
 
+// waMedian is the median of metric over the candidate's iterations in
+// group g that have a write amplification: the iterations the row's
+// amplification is the median of (a mount_time writes only in its
+// first). ok is false when none of them has the metric.
+func (v *view) waMedian(g waGroup, variant, metric string) (median float64, ok bool) {
+	var vals []float64
+	for _, m := range v.measured {
+		r := m.r
+		if r.Recipe != g.recipe || r.Name != g.test || r.Case != g.cas || r.Variant != variant || m.tool != g.tool || m.ctx != v.ctx {
+			continue
+		}
+		val, has, hasWA := 0.0, false, false
+		for _, x := range r.Metrics {
+			switch x.Name {
+			case metric:
+				val, has = x.Value, true
+			case "write_amplification":
+				hasWA = true
+			}
+		}
+		if has && hasWA {
+			vals = append(vals, val)
+		}
+	}
+	if len(vals) == 0 {
+		return 0, false
+	}
+	return Summarize(vals).Median, true
+}
+
 // waTableRow is a candidate's row of the table: medians over the
-// iterations, and what is not available said as such, never as a zero.
+// iterations that have a write amplification, and what is not available
+// said as such, never as a zero.
 func (v *view) waTableRow(g waGroup, variant string, wa *Row) []string {
 	mib := func(metric string) string {
-		if r := v.waRow(g, variant, metric); r != nil {
-			return num(r.Median / (1 << 20))
+		if m, ok := v.waMedian(g, variant, metric); ok {
+			return num(m / (1 << 20))
 		}
 		return "-"
 	}
 	counted := func(metric string) string {
-		if r := v.waRow(g, variant, metric); r != nil {
-			return count(r.Median)
+		if m, ok := v.waMedian(g, variant, metric); ok {
+			return count(m)
 		}
 		return "-"
 	}
 	last := v.lastAttr(g, variant, "io_writers")
 	share := "-"
-	fs, dev := v.waRow(g, variant, "fs_thread_write_bytes"), v.waRow(g, variant, "device_write_bytes")
+	fs, okFS := v.waMedian(g, variant, "fs_thread_write_bytes")
+	dev, okDev := v.waMedian(g, variant, "device_write_bytes")
 	switch {
-	case fs != nil && dev != nil && dev.Median > 0:
-		share = pct(100 * fs.Median / dev.Median)
+	case okFS && okDev && dev > 0:
+		share = pct(100 * fs / dev)
 	case strings.HasPrefix(last, "not available"):
 		share = last
 	}

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"html"
 	"regexp"
 	"slices"
@@ -450,5 +451,39 @@ func BenchmarkFlashModel(b *testing.B) {
 				b.ReportMetric(float64(len(day)), "requests")
 			}
 		})
+	}
+}
+
+// TestWriteAmplificationTableUsesItsIterations: mount_time writes only in
+// its first iteration, the fill; the table's workload and device columns
+// are those of the iterations the amplification is the median of, not
+// the medians of every mount's few bytes.
+func TestWriteAmplificationTableUsesItsIterations(t *testing.T) {
+	line := func(iter int, workload, device float64, wa bool) string {
+		m := fmt.Sprintf(`{"name":"mount_time","value":0.02,"unit":"s"},{"name":"workload_write_bytes","value":%v,"unit":"B"},`+
+			`{"name":"device_write_bytes","value":%v,"unit":"B"},{"name":"fs_thread_write_bytes","value":%v,"unit":"B"}`, workload, device, device/4)
+		if wa {
+			m += fmt.Sprintf(`,{"name":"write_amplification","value":%v,"unit":"x"}`, device/workload)
+		}
+		return fmt.Sprintf(`{"v":1,"run":"r","seq":%d,"recipe":"mount_time","name":"bench","case":"single","variant":"ext4","iter":%d,"status":"ok","metrics":[%s]}`,
+			iter, iter, m)
+	}
+	text := strings.Join([]string{line(1, 200<<20, 210<<20, true), line(2, 31, 16384, false), line(3, 39, 16384, false)}, "\n") + "\n"
+	ins, err := Load([]string{writeFile(t, t.TempDir(), "r.jsonl", text)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := Build(ins, Options{})
+	s := sectionOf(t, rep, rep.Contexts[0], "Write amplification")
+	rows := s.charts()[0].Table.Rows
+	if len(rows) != 1 {
+		t.Fatalf("rows %q", rows)
+	}
+	// test case, candidate, n, workload, device, WA, flushes, discards, threads
+	if got := rows[0][3:6]; !slices.Equal(got, []string{"200.0", "210.0", "1.050"}) {
+		t.Errorf("workload, device, WA: %q, want the first iteration's", got)
+	}
+	if rows[0][8] != "25.0%" {
+		t.Errorf("filesystem threads' share %q, want 25.0%%", rows[0][8])
 	}
 }
