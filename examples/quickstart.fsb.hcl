@@ -77,19 +77,19 @@ image "disk" {
   table = "gpt"
   align = "1MiB"
 
-  # The bench partition gets what the root leaves (about 360MiB): the fill
+  # The bench partition gets what the root leaves (about 620MiB): the fill
   # before mount_time writes 60% of it, and under TCG every MiB written
   # costs time. nilfs2 frees the space of deleted files only through
   # nilfs_cleanerd, its userspace cleaner, which the runner starts beside
   # every mount as mount.nilfs2 does; with its stock configuration it
-  # leaves segments younger than an hour alone, so the fill finds what
-  # fio wrote there still counted as used (about 100MiB) and writes less. fio leaves up to six times fio_size there
-  # (four layouts, two writing runs): from a fio_size of about 64MiB on,
-  # nilfs2's bench is fuller than fill_percent before the fill (76% at
-  # 64MiB), mount_time writes nothing and says so, and nilfs2 needs a
-  # larger disk. The image is sparse: a larger disk costs nothing until
+  # leaves segments younger than an hour alone, so what fio wrote and
+  # deleted (up to six times fio_size: four layouts, two writing runs)
+  # still counts as used when mount_time fills. On a disk of 768MiB that
+  # left nilfs2's bench fuller than 60% at the default fio_size, and its
+  # fill wrote nothing; at 1GiB it fills like the others up to a fio_size
+  # of about 96MiB. The image is sparse: a larger disk costs nothing until
   # written.
-  size = "768MiB"
+  size = "1GiB"
 
   # xfsprogs 5.19 and later refuse filesystems below 300MiB, so both
   # partitions stay above that for every variant.
