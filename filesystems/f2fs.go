@@ -92,6 +92,15 @@ func resolveF2FS(b *build) {
 	}
 	b.extra()
 	b.arg("{image}")
+	if n := f2fsUsable(s.Size, sps, spz); n != s.Size {
+		// mkfs.f2fs 1.15.0 with sections of more than one segment on a
+		// volume that is not a whole number of zones writes a checkpoint
+		// whose free segment count its own fsck rejects: give it the
+		// whole zones, in 512-byte sectors (its trailing argument, which
+		// it takes only below the device's size; a 4Kn device counts in
+		// its own sectors and keeps the old layout).
+		b.arg(itoa(n / 512))
+	}
 	if s.HasContents {
 		b.r.Populate = []Command{{Argv: []string{"sload.f2fs", "-P", "-T", "{epoch}", "-f", "{root}", "{image}"}}}
 	}
@@ -145,16 +154,27 @@ func (b *build) f2fsExtensions() {
 	}
 }
 
+// f2fsUsable is the part of a volume of size bytes mkfs.f2fs is given:
+// whole zones of spz sections of sps 2MiB segments when a section is
+// more than one segment; all of it otherwise.
+func f2fsUsable(size, sps, spz int64) int64 {
+	zone := sps * spz * f2fsSegmentSize
+	if sps*spz <= 1 || size%zone == 0 || size < zone {
+		return size
+	}
+	return size / zone * zone
+}
+
 // f2fsFits reports a volume mkfs.f2fs 1.15.0 would refuse, with the largest
 // section size that would fit.
 func (b *build) f2fsFits(sps, spz int64, ovp float64, field string) {
-	l := newF2FSLayout(b.s.Size, sps, spz, ovp)
+	l := newF2FSLayout(f2fsUsable(b.s.Size, sps, spz), sps, spz, ovp)
 	if l.failure == "" {
 		return
 	}
 	best := int64(0)
 	for try := sps - 1; try >= 1; try-- {
-		if newF2FSLayout(b.s.Size, try, spz, ovp).failure == "" {
+		if newF2FSLayout(f2fsUsable(b.s.Size, try, spz), try, spz, ovp).failure == "" {
 			best = try
 			break
 		}

@@ -99,6 +99,25 @@ func TestMkfsF2FS(t *testing.T) {
 	checkBuild(t, s, true)
 }
 
+// TestMkfsF2FSPartialZone: sections of two segments (a 4MiB erase block)
+// on a volume that ends inside a section, which mkfs.f2fs 1.15.0 alone
+// lays out so that its fsck fails: fsbench gives it the whole sections.
+func TestMkfsF2FSPartialZone(t *testing.T) {
+	s := testSpec("f2fs")
+	s.Size = 318 * units.MiB
+	s.HasContents = false
+	checkBuild(t, s, true)
+	// 79 sections of 4MiB: 316MiB, in 512-byte sectors.
+	r, _ := Resolve(s)
+	if argv := r.Mkfs.Argv; argv[len(argv)-1] != "647168" {
+		t.Errorf("mkfs argv %q does not end in the whole sections' 647168 sectors", argv)
+	}
+	s.Size = 320 * units.MiB
+	if r, _ := Resolve(s); r.Mkfs.Argv[len(r.Mkfs.Argv)-1] != "{image}" {
+		t.Errorf("a volume of whole sections is given a size: %q", r.Mkfs.Argv)
+	}
+}
+
 func TestMkfsXFS(t *testing.T) {
 	s := testSpec("xfs")
 	s.Label = "rootfs"
