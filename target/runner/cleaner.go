@@ -95,7 +95,7 @@ type cleanerClock struct {
 	start    time.Time
 	seconds  int // the period the cleaner has now; -1: its configuration's
 	restarts int
-	note     string // why the clock does not run, or what the cleaner runs with
+	note     string // what the cleaner runs with, or why it does not run
 	waits    int
 	waited   time.Duration
 	stalled  uint64 // the clean blocks when the cleaner last stalled; 0: never
