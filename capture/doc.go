@@ -26,5 +26,8 @@
 // itself, so the rest of the program is woken once per line, not once per
 // read. With PriorityHigh that thread also asks the kernel for a real-time
 // priority, best effort, so that a loaded machine does not delay the
-// stamps; see Priority.
+// stamps; see Priority. Every few milliseconds of reading it passes once
+// through the Go scheduler, so that the runtime does not take it for a
+// goroutine that hogs its P and wake its monitor thread at every read (see
+// restEvery); if another thread picks it up there, the priority moves along.
 package capture

@@ -35,29 +35,55 @@ const (
 	highNice     = -10
 )
 
+// threadPrio is what raise obtained for the calling thread ("" in sched when
+// nothing) and the setting the thread had before, so that the priority
+// can follow the reading goroutine to another thread (see Reader.rest).
+type threadPrio struct {
+	sched string
+	fifo  bool // SCHED_FIFO rather than a nice value
+	was   unix.SchedAttr
+}
+
+func fifoAttr() *unix.SchedAttr {
+	return &unix.SchedAttr{Policy: unix.SCHED_FIFO, Priority: fifoPriority, Flags: unix.SCHED_FLAG_RESET_ON_FORK}
+}
+
 // raise applies p to the calling thread, which must be locked to its
-// goroutine for good, and describes what it obtained ("" for nothing).
+// goroutine, and describes what it obtained ("" for nothing).
 // Both settings are per thread: the rest of the process is untouched, and
 // SCHED_FLAG_RESET_ON_FORK keeps the real-time policy from any child.
-func raise(p Priority) string {
+func raise(p Priority) threadPrio {
 	if p != PriorityHigh {
-		return ""
+		return threadPrio{}
 	}
 	// Never lower what the process was started with (chrt, nice).
 	cur, err := unix.SchedGetAttr(0, 0)
 	if err != nil || cur.Policy == unix.SCHED_FIFO || cur.Policy == unix.SCHED_RR || cur.Policy == unix.SCHED_DEADLINE {
-		return ""
+		return threadPrio{}
 	}
-	attr := unix.SchedAttr{Policy: unix.SCHED_FIFO, Priority: fifoPriority, Flags: unix.SCHED_FLAG_RESET_ON_FORK}
-	if unix.SchedSetAttr(0, &attr, 0) == nil {
-		return fmt.Sprintf("SCHED_FIFO %d", fifoPriority)
+	if unix.SchedSetAttr(0, fifoAttr(), 0) == nil {
+		return threadPrio{sched: fmt.Sprintf("SCHED_FIFO %d", fifoPriority), fifo: true, was: *cur}
 	}
 	if cur.Nice <= highNice {
-		return ""
+		return threadPrio{}
 	}
 	// PRIO_PROCESS with a thread ID sets that thread's nice value only.
 	if unix.Setpriority(unix.PRIO_PROCESS, unix.Gettid(), highNice) == nil {
-		return fmt.Sprintf("nice %d", highNice)
+		return threadPrio{sched: fmt.Sprintf("nice %d", highNice), was: *cur}
 	}
-	return ""
+	return threadPrio{}
+}
+
+// follow moves what raise obtained from thread from to the calling thread,
+// best effort: the calling thread gets it, from gets back what it had.
+func (r threadPrio) follow(from int) {
+	switch {
+	case r.sched == "":
+	case r.fifo:
+		_ = unix.SchedSetAttr(0, fifoAttr(), 0)
+		_ = unix.SchedSetAttr(from, &unix.SchedAttr{Policy: r.was.Policy, Nice: r.was.Nice}, 0)
+	default:
+		_ = unix.Setpriority(unix.PRIO_PROCESS, unix.Gettid(), highNice)
+		_ = unix.Setpriority(unix.PRIO_PROCESS, from, int(r.was.Nice))
+	}
 }

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // DefaultIdle is how long a line without newline may stay silent before it
@@ -69,7 +71,9 @@ const (
 // ended: once per line rather than once per read, so fewer thread
 // wake-ups compete with the reading thread for a CPU when its next byte
 // arrives. The consumer writes Raw and handles the partial-line timer, so
-// that neither slows the reading down.
+// that neither slows the reading down. Between reads the goroutine passes
+// through the scheduler every few milliseconds (rest), which spares the
+// runtime a wake-up of its monitor thread every few reads.
 type Reader struct {
 	// Raw, if set, receives every byte read, unchanged and in order,
 	// written by Next. The bytes of a line reach it no later than Next
@@ -82,6 +86,12 @@ type Reader struct {
 	wake    chan struct{} // buffered (1): complete lines or the end are waiting
 	timer   *time.Timer   // the idle delay of a pending line
 	sched   string        // what raising the reading thread's priority gave
+
+	// Reading side only.
+	prio   threadPrio // the reading thread's priority, to move along in rest
+	tid    int        // the reading thread
+	rested time.Time  // the last pass through the scheduler (rest)
+	woke   time.Time  // the last time it woke the consumer
 
 	mu     sync.Mutex
 	cond   *sync.Cond // the reading side waits on it while the backlog is full
@@ -162,10 +172,11 @@ func (r *Reader) Sched() string { return r.sched }
 
 func (r *Reader) read(src io.Reader, p Priority, started chan<- struct{}) {
 	// The thread may carry a raised priority, which must not pass on to
-	// other goroutines: it stays locked, and the runtime ends the thread
-	// when this goroutine returns.
+	// other goroutines: it stays locked (but for a moment in rest), and
+	// the runtime ends the thread when this goroutine returns.
 	runtime.LockOSThread()
-	r.sched = raise(p)
+	r.prio, r.tid = raise(p), unix.Gettid()
+	r.sched = r.prio.sched
 	close(started)
 	for {
 		buf, ok := r.room()
@@ -183,7 +194,14 @@ func (r *Reader) read(src io.Reader, p Priority, started chan<- struct{}) {
 			continue
 		}
 		complete, arm, ok := r.take(t, n, err)
+		if ok && t.Sub(r.rested) >= restEvery && t.Sub(r.woke) >= restAfterWake {
+			// Not right after a wake-up of the consumer, and before
+			// this one: no other thread is then looking for work,
+			// which could take this goroutine to another thread.
+			r.rest()
+		}
 		if complete {
+			r.woke = t
 			r.notify()
 		}
 		if !ok {

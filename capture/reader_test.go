@@ -9,11 +9,15 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // chunked hands out data in reads of varying sizes and counts the bytes
@@ -254,5 +258,53 @@ func TestPriorityNormalLeavesThreadsAlone(t *testing.T) {
 		if th.policy != 0 {
 			t.Errorf("thread %d has policy %d", th.tid, th.policy)
 		}
+	}
+}
+
+// TestPriorityFollowsTheReader checks the move that Reader.rest makes when
+// the reading goroutine resumes on another thread: the new thread gets the
+// priority, the old one gets back what it had.
+func TestPriorityFollowsTheReader(t *testing.T) {
+	type thread struct {
+		tid  int
+		prio threadPrio
+	}
+	raisedThread := make(chan thread)
+	release := make(chan struct{})
+	var once sync.Once
+	end := func() { once.Do(func() { close(release) }) }
+	defer end()
+	go func() {
+		// Locked and never unlocked: the runtime ends the thread, and
+		// whatever priority is left on it, when this goroutine returns.
+		runtime.LockOSThread()
+		raisedThread <- thread{unix.Gettid(), raise(PriorityHigh)}
+		<-release
+	}()
+	from := <-raisedThread
+	if from.prio.sched == "" {
+		t.Skip("this process may not raise a thread's priority (needs root, CAP_SYS_NICE or RLIMIT_RTPRIO/RLIMIT_NICE)")
+	}
+	moved := make(chan int)
+	go func() {
+		runtime.LockOSThread()
+		from.prio.follow(from.tid)
+		moved <- unix.Gettid()
+		<-release
+	}()
+	to := <-moved
+	got := raised(t, from.prio.sched)
+	if len(got) != 1 || got[0].tid != to {
+		t.Errorf("after moving %q from thread %d to %d, it is on %+v", from.prio.sched, from.tid, to, got)
+	}
+	// Both threads end with their goroutines; the next test must not see
+	// the raised one.
+	end()
+	deadline := time.Now().Add(5 * time.Second)
+	for len(raised(t, from.prio.sched)) > 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("a thread still carries %q after its goroutine ended", from.prio.sched)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
