@@ -138,7 +138,6 @@ func runBootargs(env *Env, args []string) int {
 	return ExitOK
 }
 
-// selectVariants returns every variant, or the one named.
 // loadVariants loads and seals the spec at path, reporting its
 // diagnostics, and picks the variants a command works on: all, or the
 // one named.
@@ -152,6 +151,7 @@ func loadVariants(env *Env, path string, sf *specFlags, variant string) (*spec.S
 	return s, p, variants, code
 }
 
+// selectVariants returns every variant, or the one named.
 func selectVariants(env *Env, p *plan.Plan, name string) ([]plan.Variant, int) {
 	if name == "" {
 		return p.Variants, ExitOK
