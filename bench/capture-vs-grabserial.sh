@@ -30,7 +30,8 @@
 # `make -j` started from the same shell. In each pass, for each
 # run and tool (the order rotates from run to run), it opens a fresh pty,
 # starts the tool on the slave, waits until the tool sleeps waiting for
-# input (/proc/PID/fd and wchan), and plays the log into the master: 1 or
+# input (/proc/PID/fd and wchan; for a thread in epoll_wait, an epoll
+# descriptor that watches the slave), and plays the log into the master: 1 or
 # 16 bytes per write(2) (-f), at the 115200-baud byte rate, each
 # line held back until its kernel timestamp so that the boot's pauses are
 # replayed, sleeping with clock_nanosleep to absolute deadlines counted
@@ -39,16 +40,16 @@
 #
 #   fsbench capture -port SLAVE -baud 115200 -reset 'VFS: Mounted root'
 #           -quit 'fsbench-runner: reboot' -timeout ...
-#           (with its default -priority high: its reading thread runs
-#           SCHED_FIFO when the script runs as root, see "priority:" in
-#           the machine section)
+#           (with its default -priority high: the threads that run its
+#           reading goroutine run at nice -10 when the script runs as
+#           root, see "priority:" in the machine section)
 #   grabserial -S -d SLAVE -b 115200 -t -m '.*VFS: Mounted root'
 #           -q 'fsbench-runner: reboot' -e ...
 #   minimal: a goroutine of the driver on its own thread, blocked in
 #           read(2) on the slave (raw termios, VMIN=1), stamping the
 #           first byte of each line with the time.Now() after the read.
 #   minimal-rt: the same with its thread at SCHED_FIFO 1 (only when the
-#           driver may), as fsbench asks for its reading thread; what
+#           driver may), a real-time reader; what
 #           remains of its error is mostly the kernel's delay in handing
 #           the bytes over (it shares its process with the sender, though).
 #   minimal-proc: the same loop in a child process (the driver run with
@@ -124,9 +125,9 @@ echo "system:  $(. /etc/os-release && echo "$PRETTY_NAME"), Linux $(uname -r), c
 echo "fsbench: $(git -C "$repo" describe --always --dirty 2>/dev/null || echo unknown), $(go version | cut -d' ' -f3)"
 echo "tools:   grabserial $(pkgver grabserial), python3-serial $(pkgver python3-serial), $(python3 --version 2>&1)"
 if chrt -f 1 true 2>/dev/null; then
-	echo "priority: SCHED_FIFO allowed: fsbench's reading thread and minimal-rt run real-time"
+	echo "priority: SCHED_FIFO allowed: minimal-rt runs real-time, fsbench's reading threads at nice -10"
 else
-	echo "priority: SCHED_FIFO not allowed (not root, no CAP_SYS_NICE): fsbench falls back to nice -10 or normal; no minimal-rt"
+	echo "priority: SCHED_FIFO not allowed (not root, no CAP_SYS_NICE): no minimal-rt; fsbench's reading threads at nice -10 if RLIMIT_NICE allows, else normal"
 fi
 echo "log:     bench/boot.log, $(grep -c '' "$here/boot.log") lines, $(stat -c %s "$here/boot.log") bytes, played at ${fifos//,/ and then } byte(s) per write"
 echo

@@ -28,7 +28,7 @@ type Options struct {
 	Raw io.Writer
 	// Milestones replaces DefaultMilestones when non-nil.
 	Milestones []Milestone
-	// Priority is the scheduling the reading thread asks for.
+	// Priority is the scheduling the reading goroutine's threads ask for.
 	Priority Priority
 	// KeepLines keeps every line in Result.Lines, for a caller that reads
 	// them afterwards; without it a capture of any length holds only the
@@ -68,8 +68,9 @@ type Result struct {
 	Cut        int
 	Milestones []Hit
 	Stop       Stop
-	// Sched is what the reading thread obtained of Options.Priority
-	// (Reader.Sched): "" when it runs like the rest of the process.
+	// Sched is what the reading goroutine's threads obtained of
+	// Options.Priority (Reader.Sched): "" when they run like the rest of
+	// the process.
 	Sched string
 }
 

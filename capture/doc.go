@@ -16,18 +16,19 @@
 //     stream read from the device (UTF-8 split anywhere, CR/LF mixes, escape
 //     sequences, NULs); cleaning (trailing CR, ANSI escapes) is done only on
 //     copies used for matching and display.
-//   - It never polls. The device is read with a blocking read(2) on a
-//     blocking descriptor (VMIN=1, VTIME=0), so the timestamp is taken when
-//     the kernel hands over the first byte, not at the next tick of a loop.
-//     Partial lines (a busybox prompt has no newline) are flushed by a timer
-//     that only runs while an incomplete line is pending.
+//   - It never polls on a tick. The reading goroutine sleeps until the
+//     kernel reports bytes (the runtime's epoll, for a port from OpenSerial
+//     or OpenUnix; a blocking read(2) for other readers) and reads them at
+//     once, and the timestamp is taken right after that read, not at the
+//     next turn of a loop. Partial lines (a busybox prompt has no newline)
+//     are flushed by a timer that only runs while an incomplete line is
+//     pending.
 //
-// The reading goroutine keeps its OS thread for itself and cuts the lines
-// itself, so the rest of the program is woken once per line, not once per
-// read. With PriorityHigh that thread also asks the kernel for a real-time
-// priority, best effort, so that a loaded machine does not delay the
-// stamps; see Priority. Every few milliseconds of reading it passes once
-// through the Go scheduler, so that the runtime does not take it for a
-// goroutine that hogs its P and wake its monitor thread at every read (see
-// restEvery); if another thread picks it up there, the priority moves along.
+// The reading goroutine cuts the lines itself, so the rest of the program
+// is woken once per line, not once per read, and while it waits it holds
+// no thread: the runtime's monitor thread, which watches goroutines
+// blocked in system calls, can sleep (see pollSource). With PriorityHigh
+// the threads that run it also ask the kernel for a higher priority, best
+// effort, so that a loaded machine does not delay the stamps; see
+// Priority.
 package capture

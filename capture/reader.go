@@ -5,12 +5,9 @@ import (
 	"context"
 	"errors"
 	"io"
-	"runtime"
 	"sync"
 	"syscall"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
 // DefaultIdle is how long a line without newline may stay silent before it
@@ -65,15 +62,15 @@ const (
 
 // Reader splits a byte stream into timestamped lines.
 //
-// One goroutine, locked to its own OS thread, blocks in src.Read, stamps
-// each read as soon as the call returns and cuts the lines right there.
-// It wakes the consumer (Next) only when a line is complete or the input
-// ended: once per line rather than once per read, so fewer thread
-// wake-ups compete with the reading thread for a CPU when its next byte
-// arrives. The consumer writes Raw and handles the partial-line timer, so
-// that neither slows the reading down. Between reads the goroutine passes
-// through the scheduler every few milliseconds (rest), which spares the
-// runtime a wake-up of its monitor thread every few reads.
+// One goroutine reads src, stamps each read as soon as it returns and
+// cuts the lines right there. It wakes the consumer (Next) only when a
+// line is complete or the input ended: once per line rather than once per
+// read, so fewer thread wake-ups compete with the reading when the next
+// byte arrives. The consumer writes Raw and handles the partial-line
+// timer, so that neither slows the reading down.
+//
+// A file in the runtime's poller (OpenSerial, OpenUnix) is read without
+// holding a thread while it waits; see pollSource.
 type Reader struct {
 	// Raw, if set, receives every byte read, unchanged and in order,
 	// written by Next. The bytes of a line reach it no later than Next
@@ -85,13 +82,7 @@ type Reader struct {
 	backlog int           // bytes read and not yet taken at which reading pauses
 	wake    chan struct{} // buffered (1): complete lines or the end are waiting
 	timer   *time.Timer   // the idle delay of a pending line
-	sched   string        // what raising the reading thread's priority gave
-
-	// Reading side only.
-	prio   threadPrio // the reading thread's priority, to move along in rest
-	tid    int        // the reading thread
-	rested time.Time  // the last pass through the scheduler (rest)
-	woke   time.Time  // the last time it woke the consumer
+	sched   string        // what raising the reading threads' priority gave
 
 	mu     sync.Mutex
 	cond   *sync.Cond // the reading side waits on it while the backlog is full
@@ -127,22 +118,26 @@ type cutter struct {
 
 func (c *cutter) pending() bool { return c.end-c.start > c.shown }
 
-// NewReader starts reading src with the reading thread at its normal
-// priority. idle is the partial-line delay: 0 means DefaultIdle, a
-// negative value disables partial lines.
+// NewReader starts reading src with the reading goroutine's threads at
+// their normal priority. idle is the partial-line delay: 0 means
+// DefaultIdle, a negative value disables partial lines.
 //
-// src should be a blocking *os.File from OpenSerial or OpenUnix. A blocked
-// read(2) cannot be interrupted, so after Close the reading goroutine ends
-// at its next return from Read (a byte, EOF, hangup); the descriptor must
-// stay open until then, which os.File guarantees by deferring the real
-// close(2) until the pending Read returns.
+// src should be an *os.File from OpenSerial or OpenUnix: a file in the
+// runtime's poller, whose bytes are stamped the moment the kernel wakes
+// the reader for them. Any other reader is read with plain Read calls and
+// its bytes stamped when each returns; that includes a file whose
+// descriptor was switched to blocking mode. NewReader clears a read
+// deadline set on src.
+//
+// After Close, the reading goroutine ends at its next return from a read
+// (bytes, the end of the input, a hangup) or when src is closed.
 func NewReader(src io.Reader, idle time.Duration) *Reader {
 	return NewReaderPriority(src, idle, PriorityNormal)
 }
 
-// NewReaderPriority is NewReader with the reading thread scheduled as p
-// asks, as far as the process is allowed to (see Priority); Sched tells
-// what it got.
+// NewReaderPriority is NewReader with the threads that run the reading
+// goroutine scheduled as p asks, as far as the process is allowed to (see
+// Priority); Sched tells what they got.
 func NewReaderPriority(src io.Reader, idle time.Duration, p Priority) *Reader {
 	return newReader(src, idle, p, maxBacklog)
 }
@@ -161,30 +156,27 @@ func newReader(src io.Reader, idle time.Duration, p Priority, backlog int) *Read
 	r.cond = sync.NewCond(&r.mu)
 	r.cut.arena = make([]byte, 0, arenaSize)
 	started := make(chan struct{})
-	go r.read(src, p, started)
+	go r.read(sourceOf(src), p, started)
 	<-started
 	return r
 }
 
-// Sched describes the scheduling the reading thread obtained beyond the
-// process's own: "SCHED_FIFO 1", "nice -10", or "" for none.
+// Sched describes the scheduling the reading goroutine's threads obtained
+// beyond the process's own: "nice -10", or "" for none.
 func (r *Reader) Sched() string { return r.sched }
 
-func (r *Reader) read(src io.Reader, p Priority, started chan<- struct{}) {
-	// The thread may carry a raised priority, which must not pass on to
-	// other goroutines: it stays locked (but for a moment in rest), and
-	// the runtime ends the thread when this goroutine returns.
-	runtime.LockOSThread()
-	r.prio, r.tid = raise(p), unix.Gettid()
-	r.sched = r.prio.sched
+func (r *Reader) read(src source, p Priority, started chan<- struct{}) {
+	prio := newCarriers(p)
+	defer prio.release()
+	r.sched = prio.sched
 	close(started)
 	for {
 		buf, ok := r.room()
 		if !ok {
 			return
 		}
-		n, err := src.Read(buf)
-		t := time.Now() // first thing after read(): this is the stamp
+		n, t, err := src.read(buf)
+		prio.carry()
 		if errors.Is(err, syscall.EIO) {
 			// A pty slave whose master closed, or an unplugged USB
 			// adapter, reports EIO: the console has hung up.
@@ -194,14 +186,7 @@ func (r *Reader) read(src io.Reader, p Priority, started chan<- struct{}) {
 			continue
 		}
 		complete, arm, ok := r.take(t, n, err)
-		if ok && t.Sub(r.rested) >= restEvery && t.Sub(r.woke) >= restAfterWake {
-			// Not right after a wake-up of the consumer, and before
-			// this one: no other thread is then looking for work,
-			// which could take this goroutine to another thread.
-			r.rest()
-		}
 		if complete {
-			r.woke = t
 			r.notify()
 		}
 		if !ok {

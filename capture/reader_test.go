@@ -174,7 +174,7 @@ func TestPartialWaitsForSilence(t *testing.T) {
 // threadSched is the scheduling of one thread of this process, from
 // /proc/self/task/TID/stat.
 type threadSched struct {
-	tid, nice, rtprio, policy int
+	tid, nice, policy int
 }
 
 func threads(t *testing.T) []threadSched {
@@ -190,11 +190,11 @@ func threads(t *testing.T) []threadSched {
 			continue // the thread ended
 		}
 		// Fields after the command name, which may hold spaces: state
-		// is field 3, nice 19, rt_priority 40, policy 41.
+		// is field 3, nice 19, policy 41.
 		f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+2:]))
 		num := func(field int) int { n, _ := strconv.Atoi(f[field-3]); return n }
 		tid, _ := strconv.Atoi(filepath.Base(filepath.Dir(p)))
-		out = append(out, threadSched{tid: tid, nice: num(19), rtprio: num(40), policy: num(41)})
+		out = append(out, threadSched{tid: tid, nice: num(19), policy: num(41)})
 	}
 	return out
 }
@@ -203,19 +203,19 @@ func threads(t *testing.T) []threadSched {
 func raised(t *testing.T, sched string) []threadSched {
 	var out []threadSched
 	for _, th := range threads(t) {
-		if sched == "SCHED_FIFO 1" && th.policy == 1 && th.rtprio == 1 || sched == "nice -10" && th.nice == -10 {
+		if sched == "nice -10" && th.policy == 0 && th.nice == -10 {
 			out = append(out, th)
 		}
 	}
 	return out
 }
 
-// TestPriorityHighIsTheReadersOnly checks that PriorityHigh raises exactly
-// one thread, the reading one, and that the raised thread ends with the
-// reader instead of going back to the runtime for other goroutines.
-func TestPriorityHighIsTheReadersOnly(t *testing.T) {
-	if got := raised(t, "SCHED_FIFO 1"); len(got) != 0 {
-		t.Fatalf("real-time threads before the test: %+v", got)
+// TestPriorityHighEndsWithTheReader checks that PriorityHigh raises the
+// threads that run the reading goroutine, and that none keeps the
+// priority once the reader has ended.
+func TestPriorityHighEndsWithTheReader(t *testing.T) {
+	if got := raised(t, "nice -10"); len(got) != 0 {
+		t.Fatalf("raised threads before the test: %+v", got)
 	}
 	master, slave := openPTY(t, Config{})
 	rd := NewReaderPriority(slave, -1, PriorityHigh)
@@ -225,15 +225,22 @@ func TestPriorityHighIsTheReadersOnly(t *testing.T) {
 		t.Skip("this process may not raise a thread's priority (needs root, CAP_SYS_NICE or RLIMIT_RTPRIO/RLIMIT_NICE)")
 	}
 	if got := raised(t, sched); len(got) != 1 {
-		t.Fatalf("Sched %q, but %d threads carry it: %+v", sched, len(got), got)
+		t.Fatalf("Sched %q, but %d threads carry it before the first read: %+v", sched, len(got), got)
 	}
-	if _, err := master.Write([]byte("one\n")); err != nil {
-		t.Fatal(err)
+	for i := range 50 {
+		// Pauses, so that the runtime may run the reader on another thread.
+		time.Sleep(time.Millisecond)
+		if _, err := fmt.Fprintf(master, "line %d\n", i); err != nil {
+			t.Fatal(err)
+		}
+		if l, err := rd.Next(context.Background()); err != nil || string(l.Bytes) != fmt.Sprintf("line %d\n", i) {
+			t.Fatalf("line %q, %v", l.Bytes, err)
+		}
 	}
-	if l, err := rd.Next(context.Background()); err != nil || string(l.Bytes) != "one\n" {
-		t.Fatalf("line %q, %v", l.Bytes, err)
+	if n, all := len(raised(t, sched)), len(threads(t)); n == 0 || n > all {
+		t.Fatalf("%d of %d threads carry %q while reading", n, all, sched)
 	}
-	master.Close() // hang up: the reading goroutine returns, its thread ends
+	master.Close() // hang up: the reading goroutine returns
 	if _, err := rd.Next(context.Background()); err != io.EOF {
 		t.Fatalf("after the hangup: %v, want EOF", err)
 	}
@@ -261,50 +268,110 @@ func TestPriorityNormalLeavesThreadsAlone(t *testing.T) {
 	}
 }
 
-// TestPriorityFollowsTheReader checks the move that Reader.rest makes when
-// the reading goroutine resumes on another thread: the new thread gets the
-// priority, the old one gets back what it had.
-func TestPriorityFollowsTheReader(t *testing.T) {
-	type thread struct {
-		tid  int
-		prio threadPrio
-	}
-	raisedThread := make(chan thread)
+// TestCarriersRaiseEachThreadOnce checks the priority's bookkeeping on
+// three threads: the one that starts reading and one that carries the
+// reader later are raised, a third one is not touched, and release puts
+// both back as they were.
+func TestCarriersRaiseEachThreadOnce(t *testing.T) {
 	release := make(chan struct{})
 	var once sync.Once
 	end := func() { once.Do(func() { close(release) }) }
 	defer end()
-	go func() {
-		// Locked and never unlocked: the runtime ends the thread, and
-		// whatever priority is left on it, when this goroutine returns.
-		runtime.LockOSThread()
-		raisedThread <- thread{unix.Gettid(), raise(PriorityHigh)}
-		<-release
-	}()
-	from := <-raisedThread
-	if from.prio.sched == "" {
+	// on runs f on a thread of its own, locked until the test ends (the
+	// runtime then ends the thread, and whatever priority is left on it),
+	// and returns that thread's ID.
+	on := func(f func()) int {
+		tid := make(chan int)
+		go func() {
+			runtime.LockOSThread()
+			f()
+			tid <- unix.Gettid()
+			<-release
+		}()
+		return <-tid
+	}
+	var c *carriers
+	first := on(func() { c = newCarriers(PriorityHigh) })
+	if c.sched == "" {
 		t.Skip("this process may not raise a thread's priority (needs root, CAP_SYS_NICE or RLIMIT_RTPRIO/RLIMIT_NICE)")
 	}
-	moved := make(chan int)
-	go func() {
-		runtime.LockOSThread()
-		from.prio.follow(from.tid)
-		moved <- unix.Gettid()
-		<-release
-	}()
-	to := <-moved
-	got := raised(t, from.prio.sched)
-	if len(got) != 1 || got[0].tid != to {
-		t.Errorf("after moving %q from thread %d to %d, it is on %+v", from.prio.sched, from.tid, to, got)
+	second := on(func() { c.carry(); c.carry() })
+	third := on(func() {})
+	got := map[int]bool{}
+	for _, th := range raised(t, c.sched) {
+		got[th.tid] = true
 	}
-	// Both threads end with their goroutines; the next test must not see
-	// the raised one.
-	end()
-	deadline := time.Now().Add(5 * time.Second)
-	for len(raised(t, from.prio.sched)) > 0 {
-		if time.Now().After(deadline) {
-			t.Fatalf("a thread still carries %q after its goroutine ended", from.prio.sched)
+	if len(got) != 2 || !got[first] || !got[second] || got[third] {
+		t.Errorf("threads %d and %d carried the reader, %d did not; %q is on %v", first, second, third, c.sched, got)
+	}
+	c.release()
+	if got := raised(t, c.sched); len(got) != 0 {
+		t.Errorf("after release, %q is still on %+v", c.sched, got)
+	}
+}
+
+// waitsInRead lists the threads of this process asleep in a tty's or a
+// socket's read(2).
+func waitsInRead(t *testing.T) []string {
+	t.Helper()
+	paths, _ := filepath.Glob("/proc/self/task/*/wchan")
+	var out []string
+	for _, p := range paths {
+		if b, err := os.ReadFile(p); err == nil && (string(b) == "wait_woken" || string(b) == "n_tty_read") {
+			out = append(out, filepath.Base(filepath.Dir(p)))
 		}
-		time.Sleep(10 * time.Millisecond)
+	}
+	return out
+}
+
+// TestPolledReadHoldsNoThread: a Reader of a port from OpenSerial waits
+// for bytes in the runtime's poller, with no thread asleep in read(2);
+// with the descriptor switched to blocking mode it falls back to read(2),
+// and both read the same lines. Closing a polled port ends the reader at
+// once.
+func TestPolledReadHoldsNoThread(t *testing.T) {
+	for _, blocking := range []bool{false, true} {
+		master, slave := openPTY(t, Config{})
+		if blocking {
+			rc, err := slave.SyscallConn()
+			if err != nil {
+				t.Fatal(err)
+			}
+			rc.Control(func(fd uintptr) { err = unix.SetNonblock(int(fd), false) })
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, polled := sourceOf(slave).(*pollSource); polled == blocking {
+			t.Fatalf("blocking %v: polled %v", blocking, polled)
+		}
+		rd := NewReader(slave, -1)
+		if _, err := master.Write([]byte("one\r\n")); err != nil {
+			t.Fatal(err)
+		}
+		if l, err := rd.Next(context.Background()); err != nil || string(l.Bytes) != "one\r\n" {
+			t.Fatalf("blocking %v: line %q, %v", blocking, l.Bytes, err)
+		}
+		// The reading goroutine is waiting for the next byte now.
+		var waiting []string
+		for range 100 {
+			if waiting = waitsInRead(t); len(waiting) > 0 == blocking {
+				break
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		if len(waiting) > 0 != blocking {
+			t.Errorf("blocking %v: threads asleep in read(2): %v", blocking, waiting)
+		}
+		if !blocking {
+			slave.Close()
+			if _, err := rd.Next(context.Background()); err != io.EOF {
+				t.Errorf("after closing the port: %v, want EOF", err)
+			}
+		}
+		rd.Close()
+	}
+	if _, polled := sourceOf(strings.NewReader("x")).(*pollSource); polled {
+		t.Error("a strings.Reader taken for a polled file")
 	}
 }

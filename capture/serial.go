@@ -43,12 +43,13 @@ func Bauds() []int {
 }
 
 // OpenSerial opens a serial device or a pty slave (QEMU's "-serial pty"
-// prints /dev/pts/N), configures it with [Configure] and returns it as a
-// blocking *os.File: Read blocks in read(2) instead of going through the
-// runtime poller, which is what the timestamps rely on.
+// prints /dev/pts/N), configures it with [Configure] and returns it as an
+// *os.File in the runtime's poller, which a Reader reads without holding a
+// thread while it waits (see NewReader). Its Read, Write and Close behave
+// as for any file.
 func OpenSerial(path string, cfg Config) (*os.File, error) {
-	// O_NONBLOCK only for open(): without it, opening a modem-control port
-	// waits for carrier (DCD). It is cleared once CLOCAL is set.
+	// O_NONBLOCK also for open() itself: without it, opening a
+	// modem-control port waits for carrier (DCD).
 	fd, err := unix.Open(path, unix.O_RDWR|unix.O_NOCTTY|unix.O_CLOEXEC|unix.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, &os.PathError{Op: "open", Path: path, Err: err}
@@ -56,10 +57,6 @@ func OpenSerial(path string, cfg Config) (*os.File, error) {
 	if err := Configure(fd, cfg); err != nil {
 		unix.Close(fd)
 		return nil, fmt.Errorf("capture: %s: %w", path, err)
-	}
-	if err := unix.SetNonblock(fd, false); err != nil {
-		unix.Close(fd)
-		return nil, fmt.Errorf("capture: %s: clear O_NONBLOCK: %w", path, err)
 	}
 	return os.NewFile(uintptr(fd), path), nil
 }
@@ -116,8 +113,7 @@ func Configure(fd int, cfg Config) error {
 
 // OpenUnix connects to a QEMU unix-socket chardev
 // ("-chardev socket,id=c,path=P,server=on,wait=off -serial chardev:c").
-// The socket is left blocking and wrapped without the runtime poller, for
-// the same reason as in OpenSerial.
+// Like OpenSerial, it returns a file in the runtime's poller.
 func OpenUnix(path string) (*os.File, error) {
 	fd, err := unix.Socket(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
@@ -126,6 +122,12 @@ func OpenUnix(path string) (*os.File, error) {
 	if err := unix.Connect(fd, &unix.SockaddrUnix{Name: path}); err != nil {
 		unix.Close(fd)
 		return nil, &os.PathError{Op: "connect", Path: path, Err: err}
+	}
+	// Non-blocking once connected: a connect(2) in that mode may fail
+	// with EAGAIN while the listener's backlog is full.
+	if err := unix.SetNonblock(fd, true); err != nil {
+		unix.Close(fd)
+		return nil, fmt.Errorf("capture: %s: %w", path, err)
 	}
 	return os.NewFile(uintptr(fd), path), nil
 }

@@ -16,9 +16,22 @@ import (
 func TestOpenSerialTermios(t *testing.T) {
 	for _, cfg := range []Config{{}, {Baud: 921600, RTSCTS: true}, {Baud: 9600}, {Baud: 4000000}} {
 		_, slave := openPTY(t, cfg)
-		tio, err := unix.IoctlGetTermios(int(slave.Fd()), unix.TCGETS)
+		// Through Control: Fd would switch the file to blocking mode.
+		rc, err := slave.SyscallConn()
 		if err != nil {
 			t.Fatal(err)
+		}
+		var tio *unix.Termios
+		var terr error
+		var fl int
+		if err := rc.Control(func(fd uintptr) {
+			tio, terr = unix.IoctlGetTermios(int(fd), unix.TCGETS)
+			fl, _ = unix.FcntlInt(fd, unix.F_GETFL, 0)
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if terr != nil {
+			t.Fatal(terr)
 		}
 		baud := cfg.Baud
 		if baud == 0 {
@@ -44,9 +57,13 @@ func TestOpenSerialTermios(t *testing.T) {
 		if tio.Cc[unix.VMIN] != 1 || tio.Cc[unix.VTIME] != 0 {
 			t.Errorf("%+v: VMIN %d VTIME %d", cfg, tio.Cc[unix.VMIN], tio.Cc[unix.VTIME])
 		}
-		// Blocking descriptor: reads sleep in read(2), not in the poller.
-		if fl, _ := unix.FcntlInt(slave.Fd(), unix.F_GETFL, 0); fl&unix.O_NONBLOCK != 0 {
-			t.Errorf("%+v: descriptor left non-blocking", cfg)
+		// Non-blocking descriptor in the poller: a Reader waits for it
+		// there (see pollSource).
+		if fl&unix.O_NONBLOCK == 0 {
+			t.Errorf("%+v: descriptor blocking", cfg)
+		}
+		if err := slave.SetReadDeadline(time.Time{}); err != nil {
+			t.Errorf("%+v: not in the poller: %v", cfg, err)
 		}
 	}
 	if _, err := OpenSerial("/dev/null", Config{Baud: 12345}); err == nil {

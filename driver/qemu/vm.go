@@ -115,15 +115,14 @@ func start(ctx context.Context, m Machine, log logrus.FieldLogger, stderrLevel l
 		vm.Kill()
 		return nil, fmt.Errorf("qemu: %s did not connect to its console: %w%s", argv[0], err, vm.stderr.say())
 	}
-	// A dup that is then switched to blocking mode: reads are plain
-	// read(2) calls, as package capture wants for its timestamps.
+	// A dup in the runtime's poller, which a capture.Reader reads without
+	// holding a thread while the console is silent.
 	f, err := conn.File()
 	conn.Close()
 	if err != nil {
 		vm.Kill()
 		return nil, fmt.Errorf("qemu: %w", err)
 	}
-	f.Fd()
 	vm.console = f
 	if m.HostCounters {
 		if vm.counters, err = serveCounters(qmpLn, ioLn, vm.exited, "disk0", log); err != nil {
@@ -177,9 +176,9 @@ func accept(ln *net.UnixListener, exited <-chan struct{}) (*net.UnixConn, error)
 
 // Console is the guest's serial console: reading it gives every byte the
 // guest sends, from the first one of the boot, until QEMU exits (then
-// io.EOF); writing it types into the guest. It is a blocking *os.File, so
-// that capture.NewReader timestamps bytes when read(2) returns them. It
-// stays open until Close.
+// io.EOF); writing it types into the guest. It is an *os.File in the
+// runtime's poller, as capture.NewReader wants it. It stays open until
+// Close.
 func (vm *VM) Console() *os.File { return vm.console }
 
 // Accel is the accelerator the VM runs under: "kvm" or "tcg".

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/fsbench/fsbench/capture"
+	"golang.org/x/sys/unix"
 )
 
 // readerFlag makes the program the minimal reader as a process of its own
@@ -47,7 +48,7 @@ func childReader(args []string) error {
 	if err != nil {
 		return err
 	}
-	f, err := capture.OpenSerial(args[0], capture.Config{Baud: baud})
+	f, err := openBlocking(args[0], baud)
 	if err != nil {
 		return err
 	}
@@ -84,4 +85,27 @@ func childReader(args []string) error {
 			return nil // EIO or EOF: hung up
 		}
 	}
+}
+
+// openBlocking opens the slave like fsbench (capture.OpenSerial: raw
+// termios, VMIN=1), then puts its descriptor in blocking mode, so that
+// Read is a plain read(2) that sleeps until bytes arrive: the bare
+// blocking reader every capture tool is measured against.
+func openBlocking(slave string, baud int) (*os.File, error) {
+	f, err := capture.OpenSerial(slave, capture.Config{Baud: baud})
+	if err != nil {
+		return nil, err
+	}
+	rc, err := f.SyscallConn()
+	if err == nil {
+		cerr := rc.Control(func(fd uintptr) { err = unix.SetNonblock(int(fd), false) })
+		if err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%s: blocking mode: %w", slave, err)
+	}
+	return f, nil
 }

@@ -6,8 +6,6 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
-
-	"github.com/fsbench/fsbench/capture"
 )
 
 // minimalTool is the yardstick: in this process, a goroutine on its own
@@ -83,9 +81,7 @@ func (s *minimal) read(slave string, baud int, rt bool) {
 	} else {
 		defer runtime.UnlockOSThread()
 	}
-	// OpenSerial: raw termios, VMIN=1, and a blocking descriptor, so that
-	// Read is a plain read(2) and not the runtime poller.
-	f, err := capture.OpenSerial(slave, capture.Config{Baud: baud})
+	f, err := openBlocking(slave, baud)
 	s.opened <- err
 	if err != nil {
 		return

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -11,8 +12,13 @@ import (
 
 // Kernel functions a thread sleeps in while it waits for tty input: a
 // blocking read(2) on a tty (n_tty_read waits in wait_woken), select(2)
-// and poll(2) (pyserial waits in select before each read).
-var inputWaits = []string{"wait_woken", "poll_schedule_timeout", "do_select", "do_sys_poll"}
+// and poll(2) (pyserial waits in select before each read). A thread in
+// epoll_wait (the Go runtime's poller, which fsbench waits in) counts only
+// when an epoll descriptor of the process watches the slave.
+var (
+	inputWaits = []string{"wait_woken", "poll_schedule_timeout", "do_select", "do_sys_poll"}
+	epollWaits = []string{"do_epoll_wait", "ep_poll"}
+)
 
 // waitReady waits until process pid has path open and one of its threads
 // sleeps waiting for input. Only then may the playback start: grabserial
@@ -22,7 +28,7 @@ var inputWaits = []string{"wait_woken", "poll_schedule_timeout", "do_select", "d
 func waitReady(pid int, path string, exited <-chan struct{}, timeout time.Duration) error {
 	deadline := time.Now().Add(timeout)
 	for {
-		if hasOpen(pid, path) && waitsForInput(pid) {
+		if fds := openAs(pid, path); len(fds) > 0 && waitsForInput(pid, fds) {
 			return nil
 		}
 		select {
@@ -36,21 +42,23 @@ func waitReady(pid int, path string, exited <-chan struct{}, timeout time.Durati
 	}
 }
 
-func hasOpen(pid int, path string) bool {
+// openAs lists the descriptors of process pid that are open on path.
+func openAs(pid int, path string) []string {
 	dir := fmt.Sprintf("/proc/%d/fd", pid)
 	ents, err := os.ReadDir(dir)
 	if err != nil {
-		return false
+		return nil
 	}
+	var fds []string
 	for _, e := range ents {
 		if target, err := os.Readlink(filepath.Join(dir, e.Name())); err == nil && target == path {
-			return true
+			fds = append(fds, e.Name())
 		}
 	}
-	return false
+	return fds
 }
 
-func waitsForInput(pid int) bool {
+func waitsForInput(pid int, fds []string) bool {
 	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/wchan", pid))
 	for _, t := range tasks {
 		b, err := os.ReadFile(t)
@@ -59,6 +67,30 @@ func waitsForInput(pid int) bool {
 		}
 		for _, w := range inputWaits {
 			if strings.HasPrefix(string(b), w) {
+				return true
+			}
+		}
+		for _, w := range epollWaits {
+			if strings.HasPrefix(string(b), w) && epollWatches(pid, fds) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// epollWatches tells whether an epoll descriptor of process pid watches
+// one of fds: its fdinfo has a "tfd: N" line for each watched descriptor.
+func epollWatches(pid int, fds []string) bool {
+	infos, _ := filepath.Glob(fmt.Sprintf("/proc/%d/fdinfo/*", pid))
+	for _, p := range infos {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			f := strings.Fields(line)
+			if len(f) >= 2 && f[0] == "tfd:" && slices.Contains(fds, f[1]) {
 				return true
 			}
 		}

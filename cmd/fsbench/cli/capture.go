@@ -29,7 +29,7 @@ func runCapture(env *Env, args []string) int {
 	timeout := fs.Duration("timeout", 0, "stop after this long (0: until the line hangs up or is interrupted)")
 	logPath := fs.String("log", "", "also write the exact bytes received to this file")
 	results := fs.String("results", "", "append decoded results to this JSONL file")
-	priority := fs.String("priority", "high", "scheduling of the thread that reads the port: high (real-time SCHED_FIFO 1, else nice -10,\nwhen the user may raise it, e.g. as root; silently normal otherwise) or normal")
+	priority := fs.String("priority", "high", "scheduling of the threads that read the port: high (nice -10 when the user may raise it,\ne.g. as root; silently normal otherwise) or normal")
 	if code, done := parse(fs, args); done {
 		return code
 	}
@@ -82,13 +82,13 @@ func runCapture(env *Env, args []string) int {
 	defer sink.close()
 	opts.Raw = sink
 
-	reserveProcs(env)
+	defer pinProcs(env)()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	res, err := capture.Capture(ctx, src, opts)
 	sink.finish()
 	if res != nil {
-		env.Log.Debugf("reading thread scheduling: %s", cmp.Or(res.Sched, "as the process"))
+		env.Log.Debugf("reading threads' scheduling: %s", cmp.Or(res.Sched, "as the process"))
 	}
 	// A result that could not be stored is lost: the command fails,
 	// whatever else happened.
@@ -110,19 +110,24 @@ func runCapture(env *Env, args []string) int {
 	return ExitOK
 }
 
-// captureProcs is the smallest GOMAXPROCS capture runs with: the reading
-// thread needs a P the moment read(2) returns, and its stamp waits until
-// it has one, so the capture loop must not hold the only one. More Ps
-// than that cost CPU (the runtime wakes more idle threads per line) and
-// did not make the stamps better on a 2-CPU machine.
-const captureProcs = 2
+// captureProcs is the GOMAXPROCS capture runs with. The reading goroutine
+// waits in the runtime's poller and the capture loop waits for lines: on
+// one P they take turns on the thread the poller woke, and the wake-up
+// of a line costs no second thread. The loop's work per line is a few
+// microseconds; should its write block (a slow terminal), the runtime
+// hands the P to another thread for the reading within the monitor's
+// next tick. Two Ps measured 1.1-1.9x the CPU time of one at 16-byte
+// bursts, with stamps no better (BENCHMARKS.md, "serial capture").
+const captureProcs = 1
 
-// reserveProcs raises GOMAXPROCS to captureProcs on a single CPU (or in a
-// container whose CPU limit lowered it), unless the user set it.
-func reserveProcs(env *Env) {
-	if lookupEnv(env.Environ, "GOMAXPROCS") == "" && runtime.GOMAXPROCS(0) < captureProcs {
-		runtime.GOMAXPROCS(captureProcs)
+// pinProcs sets GOMAXPROCS to captureProcs unless the user set it, and
+// returns what puts it back.
+func pinProcs(env *Env) (restore func()) {
+	if lookupEnv(env.Environ, "GOMAXPROCS") != "" {
+		return func() {}
 	}
+	was := runtime.GOMAXPROCS(captureProcs)
+	return func() { runtime.GOMAXPROCS(was) }
 }
 
 func reportMilestones(env *Env, res *capture.Result) {

@@ -186,12 +186,12 @@ func TestProgressOnlyOnATerminal(t *testing.T) {
 	}
 }
 
-// TestCapturePriority: -priority reaches the reading thread (the debug
-// log says what it got), and a wrong value is a usage error.
+// TestCapturePriority: -priority reaches the reading threads (the debug
+// log says what they got), and a wrong value is a usage error.
 func TestCapturePriority(t *testing.T) {
 	for _, c := range []struct{ flag, want string }{
-		{"normal", "reading thread scheduling: as the process"},
-		{"high", "reading thread scheduling: "},
+		{"normal", "reading threads' scheduling: as the process"},
+		{"high", "reading threads' scheduling: "},
 	} {
 		master, slave := openPTY(t)
 		code := make(chan int, 1)
