@@ -39,7 +39,8 @@ const (
 	// Not a real-time policy: a SCHED_FIFO thread that goes on to run the
 	// capture loop keeps the kernel's tty worker, a normal thread, from
 	// handing over the rest of a burst on that CPU, and the next line is
-	// stamped late (BENCHMARKS.md, "serial capture").
+	// stamped late (BENCHMARKS.md, "The reading goroutine waits in the
+	// runtime's poller").
 	PriorityHigh
 )
 

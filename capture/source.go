@@ -28,7 +28,8 @@ type source interface {
 // the runtime's monitor thread, which watches such Ps, stays awake: it
 // polls every 20 µs for a millisecond after every pause of the console,
 // then every 10 ms, and on a 2-CPU VM its wake-ups cost more than the
-// reading itself (see BENCHMARKS.md, "serial capture").
+// reading itself (BENCHMARKS.md, "The reading goroutine waits in the
+// runtime's poller").
 //
 // The read(2) itself is a raw system call: on a non-blocking descriptor it
 // never blocks, so the runtime need not be told (an ordinary system call

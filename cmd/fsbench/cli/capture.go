@@ -116,8 +116,9 @@ func runCapture(env *Env, args []string) int {
 // of a line costs no second thread. The loop's work per line is a few
 // microseconds; should its write block (a slow terminal), the runtime
 // hands the P to another thread for the reading within the monitor's
-// next tick. Two Ps measured 1.1-1.9x the CPU time of one at 16-byte
-// bursts, with stamps no better (BENCHMARKS.md, "serial capture").
+// next tick. Two Ps measured 1.1-1.7x the CPU time of one at 16-byte
+// bursts, with stamps no better (BENCHMARKS.md, "The reading goroutine
+// waits in the runtime's poller").
 const captureProcs = 1
 
 // pinProcs sets GOMAXPROCS to captureProcs unless the user set it, and
