@@ -237,8 +237,8 @@ func TestPriorityHighEndsWithTheReader(t *testing.T) {
 			t.Fatalf("line %q, %v", l.Bytes, err)
 		}
 	}
-	if n, all := len(raised(t, sched)), len(threads(t)); n == 0 || n > all {
-		t.Fatalf("%d of %d threads carry %q while reading", n, all, sched)
+	if len(raised(t, sched)) == 0 {
+		t.Fatalf("no thread carries %q while reading", sched)
 	}
 	master.Close() // hang up: the reading goroutine returns
 	if _, err := rd.Next(context.Background()); err != io.EOF {
