@@ -158,22 +158,30 @@ type Losses struct {
 	Why string
 }
 
-// catalogue builds the table afresh on each call, so that callers can never
-// change what another caller sees.
-func catalogue() []*Type {
-	return []*Type{
-		ext2Type(), ext3Type(), ext4Type(),
-		btrfsType(), f2fsType(), xfsType(), nilfs2Type(),
-		vfatType(), squashfsType(), erofsType(),
+// catalogue names the constructor of each type. A constructor builds its
+// type afresh on each call, so that callers can never change what another
+// caller sees; a lookup builds only the type it returns, since the plan
+// and the build look types up for every partition and option.
+// (A function, not a variable: some constructors look other types up.)
+func catalogue() []entry {
+	return []entry{
+		{"ext2", ext2Type}, {"ext3", ext3Type}, {"ext4", ext4Type},
+		{"btrfs", btrfsType}, {"f2fs", f2fsType}, {"xfs", xfsType}, {"nilfs2", nilfs2Type},
+		{"vfat", vfatType}, {"squashfs", squashfsType}, {"erofs", erofsType},
 	}
+}
+
+type entry struct {
+	name string
+	make func() *Type
 }
 
 // Lookup returns the type called name. Each call builds a fresh Type, so the
 // caller may keep or change it.
 func Lookup(name string) (*Type, bool) {
-	for _, t := range catalogue() {
-		if t.Name == name {
-			return t, true
+	for _, c := range catalogue() {
+		if c.name == name {
+			return c.make(), true
 		}
 	}
 	return nil, false
@@ -182,8 +190,8 @@ func Lookup(name string) (*Type, bool) {
 // Names returns the names of all known types, sorted.
 func Names() []string {
 	var names []string
-	for _, t := range catalogue() {
-		names = append(names, t.Name)
+	for _, c := range catalogue() {
+		names = append(names, c.name)
 	}
 	sort.Strings(names)
 	return names

@@ -20,6 +20,13 @@ func TestNames(t *testing.T) {
 	if _, ok := Lookup("ext5"); ok {
 		t.Error("Lookup(ext5) succeeded")
 	}
+	// Lookup finds a type by the name its catalogue entry gives; the
+	// type must carry the same name.
+	for _, name := range Names() {
+		if typ, ok := Lookup(name); !ok || typ.Name != name {
+			t.Errorf("Lookup(%q) = %v, %v; want the type of that name", name, typ, ok)
+		}
+	}
 }
 
 // TestLookupReturnsACopy: a caller changing its Type must not change what
