@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 
 	"golang.org/x/sys/unix"
 
@@ -26,9 +27,16 @@ import (
 // complete and synced, so that no truncated image is ever at the final
 // path. Partitions are placed from several goroutines at once, at
 // offsets that do not overlap.
+//
+// Each partition's runs of data are hashed for the block map as soon as
+// it is placed (sums), while the next partitions are built; every write
+// after that goes through writer, which makes the map hash the bytes it
+// changes afresh.
 type imageFile struct {
 	*atomicfile.File
-	final string
+	final   string
+	sums    *bmap.Sums
+	hashing sync.WaitGroup
 }
 
 func newImageFile(final string, size int64) (*imageFile, error) {
@@ -40,7 +48,7 @@ func newImageFile(final string, size int64) (*imageFile, error) {
 		tmp.Abort()
 		return nil, err
 	}
-	return &imageFile{File: tmp, final: final}, nil
+	return &imageFile{File: tmp, final: final, sums: bmap.NewSums()}, nil
 }
 
 // place copies the data of the file at path to off, refusing a file
@@ -51,7 +59,24 @@ func (f *imageFile) place(off int64, path string, limit int64) error {
 		return err
 	}
 	startWriteback(f.File.File, off, limit)
+	// A failed hash only leaves the runs for the map to hash.
+	f.hashing.Go(func() { f.sums.Add(f.File.File, off, off+limit) })
 	return nil
+}
+
+// writer is the image for writes after its partitions are placed: each
+// write makes the block map hash the bytes it changes afresh. Only once
+// the hashing of the placed partitions is over (wait) may it be used.
+func (f *imageFile) writer() io.WriterAt { return forgetful{f} }
+
+// wait waits for the hashing of the placed partitions.
+func (f *imageFile) wait() { f.hashing.Wait() }
+
+type forgetful struct{ f *imageFile }
+
+func (w forgetful) WriteAt(b []byte, off int64) (int, error) {
+	w.f.sums.Forget(off, off+int64(len(b)))
+	return w.f.File.WriteAt(b, off)
 }
 
 // assemble completes an image whose partitions are placed: the raw
@@ -61,14 +86,15 @@ func (f *imageFile) place(off int64, path string, limit int64) error {
 // the build to rename together with the boot files and the manifest,
 // with one directory sync for all.
 func (b *builder) assemble(ctx context.Context, img plan.Image, out *imageFile) (*ImageManifest, []*atomicfile.File, error) {
+	out.wait()
 	for _, r := range img.Raw {
-		if err := copyRawAt(out.File.File, r, b.input(r.File)); err != nil {
+		if err := copyRawAt(out.writer(), r, b.input(r.File)); err != nil {
 			return nil, nil, fmt.Errorf("raw region %s: %w", r.Name, err)
 		}
 	}
 	// The table goes last: a raw region may carry boot code in the first
 	// sector, which the table must not lose, and must not overwrite.
-	if err := writeTable(out.File.File, img); err != nil {
+	if err := writeTable(out.writer(), img); err != nil {
 		return nil, nil, fmt.Errorf("partition table: %w", err)
 	}
 	im := imageManifest(img)
@@ -100,7 +126,7 @@ func (b *builder) assemble(ctx context.Context, img plan.Image, out *imageFile) 
 // error it returns what it wrote, for the caller to abort.
 func (b *builder) derived(img plan.Image, out *imageFile) (string, []*atomicfile.File, error) {
 	var xml bytes.Buffer
-	if _, err := bmap.WriteFile(&xml, out.File.File); err != nil {
+	if _, err := out.sums.WriteFile(&xml, out.File.File); err != nil {
 		return "", nil, fmt.Errorf("block map: %w", err)
 	}
 	sum, bm, err := bmapFile(out.final, xml.Bytes())
@@ -129,7 +155,7 @@ func (b *builder) input(p string) string {
 
 // copyFileAt copies the data of the file at path into dst at off,
 // refusing a file larger than limit.
-func copyFileAt(dst *os.File, off int64, path string, limit int64) error {
+func copyFileAt(dst io.WriterAt, off int64, path string, limit int64) error {
 	src, _, err := openAtMost(path, limit)
 	if err != nil {
 		return err
@@ -161,7 +187,7 @@ func openAtMost(path string, limit int64) (*os.File, int64, error) {
 // r.Offset, except the bytes in r.Holes, which the partition table
 // writes; like copyFileAt it leaves holes where the file has holes or
 // zeros, and refuses a file larger than the region.
-func copyRawAt(dst *os.File, r plan.Raw, path string) error {
+func copyRawAt(dst io.WriterAt, r plan.Raw, path string) error {
 	if len(r.Holes) == 0 {
 		return copyFileAt(dst, r.Offset, path, r.Size)
 	}
@@ -194,7 +220,7 @@ func copyRawAt(dst *os.File, r plan.Raw, path string) error {
 
 // copyExtents copies the data extents of src between start and end to
 // dst at off+start, where copyRange leaves out all-zero blocks.
-func copyExtents(dst *os.File, off int64, src *os.File, start, end int64, buf []byte) error {
+func copyExtents(dst io.WriterAt, off int64, src *os.File, start, end int64, buf []byte) error {
 	for pos := start; pos < end; {
 		data, err := src.Seek(pos, unix.SEEK_DATA)
 		if errors.Is(err, unix.ENXIO) {

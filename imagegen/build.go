@@ -106,7 +106,12 @@ type builder struct {
 	layers  map[string][]string // PARTUUID -> tarballs staged over the partition's contents
 	arch    arch.Arch           // the board's
 	scratch *scratch
+	cleanup sync.WaitGroup // removals running in the background (later)
 }
+
+// later runs a removal in the background; Build waits for it before it
+// returns.
+func (b *builder) later(remove func()) { b.cleanup.Go(remove) }
 
 // Build makes every image of variant v in OutDir/<variant>/ and returns
 // what it wrote. On error or cancellation nothing is left at a final path.
@@ -144,6 +149,7 @@ func Build(ctx context.Context, p *plan.Plan, v plan.Variant, opts Options) (*Ma
 	defer os.RemoveAll(work)
 	b.scratch = newScratch(opts.scratch())
 	defer b.scratch.remove()
+	defer b.cleanup.Wait() // before the two above
 
 	m := newManifest(p, v, opts.Epoch)
 	// While the filesystems are built: the tool versions, and the boot
@@ -230,6 +236,7 @@ func (b *builder) image(ctx context.Context, img plan.Image, dir, work string) (
 			out.Abort()
 		}
 	}()
+	defer out.wait() // before the file is closed
 	errs := make([]error, len(img.Partitions))
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -274,15 +281,25 @@ func (b *builder) partition(ctx context.Context, img plan.Image, p plan.Partitio
 	}
 	b.log.Infof("building %s filesystem of %s (%s)", p.Filesystem.Type, p.Name, img.Name)
 	dir := filepath.Join(work, img.Name, p.Name)
-	defer os.RemoveAll(dir)
 	place := func(path string) error { return out.place(p.Offset, path, p.Size) }
 	mem, release := b.scratchFor(p)
-	defer release()
+	if mem != "" {
+		mem = filepath.Join(mem, img.Name, p.Name)
+	}
+	// The files the filesystem was built from are removed while the
+	// image is completed: freeing an image in memory takes milliseconds
+	// the build need not wait for. The room in memory is given back once
+	// they are gone.
+	defer b.later(func() {
+		os.RemoveAll(dir)
+		if mem != "" {
+			os.RemoveAll(mem)
+		}
+		release()
+	})
 	if mem == "" {
 		return b.buildFilesystem(ctx, p, dir, dir, place)
 	}
-	mem = filepath.Join(mem, img.Name, p.Name)
-	defer os.RemoveAll(mem)
 	b.log.Debugf("%s: building the filesystem in %s", p.Name, mem)
 	err := b.buildFilesystem(ctx, p, dir, mem, place)
 	if err != nil && ctx.Err() == nil && b.scratch.short(p.Size) {

@@ -5,7 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"hash/crc32"
-	"os"
+	"io"
 	"strings"
 	"unicode/utf16"
 
@@ -52,7 +52,7 @@ func gptLayout(img plan.Image) plan.GPT {
 // come from a raw region), the primary header at sector 1, the entry
 // array where the layout puts it, and when the layout has one, the backup
 // array and header at the end of the image.
-func writeGPT(f *os.File, img plan.Image) error {
+func writeGPT(f io.WriterAt, img plan.Image) error {
 	ss := img.SectorSize
 	if ss != 512 && ss != 4096 {
 		return fmt.Errorf("GPT with %d-byte sectors: only 512 and 4096 are supported", ss)

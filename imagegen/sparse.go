@@ -17,7 +17,7 @@ const copyBufSize = 1 << 20
 // copySparse writes the data of src into dst at offset off, leaving holes
 // where src has holes or zeros: dst is a fresh sparse file whose unwritten
 // ranges already read as zeros.
-func copySparse(dst *os.File, off int64, src *os.File) error {
+func copySparse(dst io.WriterAt, off int64, src *os.File) error {
 	fi, err := src.Stat()
 	if err != nil {
 		return err
@@ -44,7 +44,7 @@ func copySparse(dst *os.File, off int64, src *os.File) error {
 	return nil
 }
 
-func copyRange(dst *os.File, off int64, src *os.File, start, end int64, buf []byte) error {
+func copyRange(dst io.WriterAt, off int64, src *os.File, start, end int64, buf []byte) error {
 	for p := start; p < end; {
 		n := int64(len(buf))
 		if end-p < n {

@@ -3,7 +3,7 @@ package imagegen
 import (
 	"encoding/binary"
 	"fmt"
-	"os"
+	"io"
 	"strconv"
 	"strings"
 
@@ -14,7 +14,7 @@ import (
 
 // writeTable writes the partition table of img into f, which already has
 // the image's size.
-func writeTable(f *os.File, img plan.Image) error {
+func writeTable(f io.WriterAt, img plan.Image) error {
 	if img.Table == "gpt" {
 		return writeGPT(f, img)
 	}
@@ -26,7 +26,7 @@ func writeTable(f *os.File, img plan.Image) error {
 // disk signature at 440; then the chain of EBRs that holds the logical
 // partitions. Bytes 0-439, boot code a raw region may have put there,
 // are not touched.
-func writeMBR(f *os.File, img plan.Image) error {
+func writeMBR(f io.WriterAt, img plan.Image) error {
 	var entries [4][]byte
 	var owners [4]string
 	put := func(slot int, name string, p *mbr.Partition) error {
@@ -103,7 +103,7 @@ func mbrTail(entries [4][]byte) []byte {
 // partition: its first entry describes the partition relative to the
 // EBR, its second links to the next EBR relative to the extended
 // partition's start.
-func writeEBRs(f *os.File, img plan.Image, logical []plan.Partition) error {
+func writeEBRs(f io.WriterAt, img plan.Image, logical []plan.Partition) error {
 	if len(logical) == 0 {
 		return nil
 	}

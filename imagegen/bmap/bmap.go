@@ -43,7 +43,11 @@ func Write(w io.Writer, imagePath string) (Stats, error) {
 
 // WriteFile is Write for an image already open, which can then be
 // renamed meanwhile.
-func WriteFile(w io.Writer, f *os.File) (Stats, error) {
+func WriteFile(w io.Writer, f *os.File) (Stats, error) { return writeFile(w, f, nil) }
+
+// writeFile is WriteFile taking the checksums of the runs in ahead
+// instead of hashing those runs again; ahead may be nil.
+func writeFile(w io.Writer, f *os.File, ahead *Sums) (Stats, error) {
 	imagePath := f.Name()
 	fi, err := f.Stat()
 	if err != nil {
@@ -57,7 +61,7 @@ func WriteFile(w io.Writer, f *os.File) (Stats, error) {
 		return Stats{}, fmt.Errorf("bmap: %s is empty", imagePath)
 	}
 
-	exts, err := dataExtents(f, size)
+	exts, err := dataExtents(f, 0, size)
 	if err != nil {
 		return Stats{}, fmt.Errorf("bmap: scanning %s: %w", imagePath, err)
 	}
@@ -66,7 +70,7 @@ func WriteFile(w io.Writer, f *os.File) (Stats, error) {
 		BlockSize: BlockSize,
 		Blocks:    (size + BlockSize - 1) / BlockSize,
 	}
-	ranges, err := checksum(f, size, toBlocks(exts, BlockSize))
+	ranges, err := checksum(f, size, toBlocks(exts, BlockSize), ahead)
 	if err != nil {
 		return Stats{}, fmt.Errorf("bmap: reading %s: %w", imagePath, err)
 	}
@@ -83,26 +87,40 @@ func WriteFile(w io.Writer, f *os.File) (Stats, error) {
 // checksum hashes each range's bytes, stopping at the end of the image:
 // the last block of an image whose size is not a multiple of BlockSize is
 // partial, and bmaptool hashes (and copy later verifies) only the bytes
-// that exist.
-func checksum(f *os.File, size int64, blocks []blockRange) ([]mappedRange, error) {
+// that exist. A run whose sum ahead holds is not read again.
+func checksum(f *os.File, size int64, blocks []blockRange, ahead *Sums) ([]mappedRange, error) {
 	buf := make([]byte, 1<<20)
 	out := make([]mappedRange, 0, len(blocks))
 	for _, b := range blocks {
-		off := b.first * BlockSize
-		n := min((b.last+1)*BlockSize, size) - off
-		h := sha256.New()
-		got, err := io.CopyBuffer(h, io.NewSectionReader(f, off, n), buf)
+		if sum, ok := ahead.lookup(b); ok {
+			out = append(out, mappedRange{blockRange: b, sum: sum})
+			continue
+		}
+		sum, err := hashRun(f, size, b, buf)
 		if err != nil {
 			return nil, err
 		}
-		// A file truncated during the scan would otherwise yield a map
-		// whose checksums silently describe fewer bytes than it claims.
-		if got != n {
-			return nil, errors.New("image shrank while it was being mapped")
-		}
-		r := mappedRange{blockRange: b}
-		h.Sum(r.sum[:0])
-		out = append(out, r)
+		out = append(out, mappedRange{blockRange: b, sum: sum})
 	}
 	return out, nil
+}
+
+// hashRun returns the SHA-256 of the bytes of run b of an image of size
+// bytes, reading through buf.
+func hashRun(f *os.File, size int64, b blockRange, buf []byte) ([sha256.Size]byte, error) {
+	var sum [sha256.Size]byte
+	off := b.first * BlockSize
+	n := min((b.last+1)*BlockSize, size) - off
+	h := sha256.New()
+	got, err := io.CopyBuffer(h, io.NewSectionReader(f, off, n), buf)
+	if err != nil {
+		return sum, err
+	}
+	// A file truncated during the scan would otherwise yield a map
+	// whose checksums silently describe fewer bytes than it claims.
+	if got != n {
+		return sum, errors.New("image shrank while it was being mapped")
+	}
+	h.Sum(sum[:0])
+	return sum, nil
 }

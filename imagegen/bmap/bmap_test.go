@@ -19,7 +19,7 @@ func holesSupported(t *testing.T, dir string) bool {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	exts, err := dataExtents(f, mib)
+	exts, err := dataExtents(f, 0, mib)
 	if err != nil {
 		t.Fatal(err)
 	}
