@@ -22,8 +22,9 @@ import (
 // collectInputs digests every file the spec reads, so that the
 // fingerprint changes when any of them does. A directory is digested as a
 // tree: each entry's relative path, type, mode, owner and content (or
-// link target), in sorted order.
-func collectInputs(s *spec.Spec) ([]Input, hcl.Diagnostics) {
+// link target), in sorted order. Files cache knows unchanged are not
+// read again; cache may be nil.
+func collectInputs(s *spec.Spec, cache *digest.Cache) ([]Input, hcl.Diagnostics) {
 	var inputs []Input
 	for i, name := range append([]string{s.Filename}, s.VarFiles...) {
 		role := "var-file"
@@ -51,6 +52,7 @@ func collectInputs(s *spec.Spec) ([]Input, hcl.Diagnostics) {
 	}
 	var jobs []*job
 	seen := map[string]bool{}
+	tree := func(root string) (string, error) { return treeDigest(root, cache) }
 	add := func(role, p string, at hcl.Range, sum func(string) (string, error)) {
 		key := role + "\x00" + p
 		if seen[key] || p == "" {
@@ -61,22 +63,22 @@ func collectInputs(s *spec.Spec) ([]Input, hcl.Diagnostics) {
 	}
 	for _, v := range s.Variants {
 		if bf := v.Board.Boot; bf != nil {
-			add("kernel", bf.Kernel, bf.Of("kernel"), digest.File)
-			add("dtb", bf.DTB, bf.Of("dtb"), digest.File)
-			add("initramfs", bf.Initramfs, bf.Of("initramfs"), digest.File)
-			add("fdtdir", bf.FDTDir, bf.Of("fdtdir"), treeDigest)
+			add("kernel", bf.Kernel, bf.Of("kernel"), cache.File)
+			add("dtb", bf.DTB, bf.Of("dtb"), cache.File)
+			add("initramfs", bf.Initramfs, bf.Of("initramfs"), cache.File)
+			add("fdtdir", bf.FDTDir, bf.Of("fdtdir"), tree)
 		}
 		for _, img := range v.Images {
 			for _, r := range img.Raw {
-				add("raw", r.File, r.Of("file"), digest.File)
+				add("raw", r.File, r.Of("file"), cache.File)
 			}
 			for _, p := range img.Partitions {
-				add("partition-image", p.ImageFile, p.Of("image"), digest.File)
+				add("partition-image", p.ImageFile, p.Of("image"), cache.File)
 				if ct := p.Contents; ct != nil {
-					add("contents-dir", ct.Dir, ct.Of("dir"), treeDigest)
-					add("contents-tar", ct.Tar, ct.Of("tar"), digest.File)
+					add("contents-dir", ct.Dir, ct.Of("dir"), tree)
+					add("contents-tar", ct.Tar, ct.Of("tar"), cache.File)
 					for _, f := range ct.Files {
-						add("file", f.Source, f.Of("source"), digest.File)
+						add("file", f.Source, f.Of("source"), cache.File)
 					}
 				}
 			}
@@ -108,7 +110,7 @@ func collectInputs(s *spec.Spec) ([]Input, hcl.Diagnostics) {
 	return inputs, diags
 }
 
-func treeDigest(root string) (string, error) {
+func treeDigest(root string, cache *digest.Cache) (string, error) {
 	// The spec may name the tree through a symlink; walk what it points to.
 	root, err := filepath.EvalSymlinks(root)
 	if err != nil {
@@ -157,7 +159,7 @@ func treeDigest(root string) (string, error) {
 		go func() {
 			defer wg.Done()
 			for e := range files {
-				sum, err := digest.File(e.file)
+				sum, err := cache.File(e.file)
 				if err != nil {
 					select {
 					case errs <- err:

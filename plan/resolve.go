@@ -13,6 +13,7 @@ import (
 
 	"github.com/fsbench/fsbench/filesystems"
 	"github.com/fsbench/fsbench/internal/cmdline"
+	"github.com/fsbench/fsbench/internal/digest"
 	"github.com/fsbench/fsbench/internal/units"
 	"github.com/fsbench/fsbench/plan/layout"
 	"github.com/fsbench/fsbench/recipes"
@@ -502,7 +503,7 @@ func upperFirst(s string) string {
 // Fingerprint. It reads every contents tree and tarball, so only the
 // commands that show or build the plan call it.
 func (p *Plan) Seal(s *spec.Spec) hcl.Diagnostics {
-	inputs, diags := collectInputs(s)
+	inputs, diags := collectInputs(s, nil)
 	return p.seal(inputs, diags)
 }
 
@@ -511,15 +512,16 @@ func (p *Plan) Seal(s *spec.Spec) hcl.Diagnostics {
 // runner's plan carry the fingerprint). The returned function waits for
 // them, sets Inputs and the Fingerprint, and returns Seal's diagnostics;
 // it may be called any number of times, and nothing may read Inputs or
-// the Fingerprint before it returned.
-func (p *Plan) StartSeal(s *spec.Spec) func() hcl.Diagnostics {
+// the Fingerprint before it returned. Files cache knows unchanged since
+// a build took their digests are not read again; cache may be nil.
+func (p *Plan) StartSeal(s *spec.Spec, cache *digest.Cache) func() hcl.Diagnostics {
 	type sealed struct {
 		inputs []Input
 		diags  hcl.Diagnostics
 	}
 	done := make(chan sealed, 1)
 	go func() {
-		inputs, diags := collectInputs(s)
+		inputs, diags := collectInputs(s, cache)
 		done <- sealed{inputs, diags}
 	}()
 	return sync.OnceValue(func() hcl.Diagnostics {

@@ -2,6 +2,8 @@ package cli
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -14,6 +16,7 @@ import (
 
 	"github.com/fsbench/fsbench/imagegen"
 	"github.com/fsbench/fsbench/imagegen/payload"
+	"github.com/fsbench/fsbench/internal/digest"
 	"github.com/fsbench/fsbench/plan"
 	"github.com/fsbench/fsbench/spec"
 )
@@ -66,7 +69,12 @@ func runBuild(env *Env, args []string) int {
 	// The inputs are digested into the fingerprint while the filesystems
 	// are built, which read the same files: the build waits for the
 	// digests only where it needs the fingerprint.
-	sealing := p.StartSeal(s)
+	cacheDir := lookupEnv(env.Environ, "FSBENCH_CACHE")
+	if cacheDir == "" {
+		cacheDir = imagegen.DefaultCacheDir()
+	}
+	digests := digest.OpenCache(digestCachePath(cacheDir, path))
+	sealing := p.StartSeal(s, digests)
 	sealed := func() error {
 		if sealing().HasErrors() {
 			return errSeal
@@ -75,7 +83,7 @@ func runBuild(env *Env, args []string) int {
 	}
 	for _, v := range variants {
 		m, err := imagegen.Build(ctx, p, v, imagegen.Options{OutDir: *out, SpecDir: s.Dir, Epoch: epoch, Jobs: *jobs, Log: env.Log,
-			Compress: compress, FullSHA256: *fullSHA, Runner: *runner, NoPayload: *noPayload, CacheDir: lookupEnv(env.Environ, "FSBENCH_CACHE"),
+			Compress: compress, FullSHA256: *fullSHA, Runner: *runner, NoPayload: *noPayload, CacheDir: cacheDir,
 			Sealed: sealed})
 		if err != nil {
 			if ctx.Err() != nil {
@@ -100,7 +108,22 @@ func runBuild(env *Env, args []string) int {
 			fmt.Fprintln(env.Stdout)
 		}
 	}
+	if !sealing().HasErrors() {
+		if err := digests.Save(); err != nil {
+			env.Log.Debugf("keeping the inputs' digests: %v", err)
+		}
+	}
 	return ExitOK
+}
+
+// digestCachePath is the file that keeps the digests of the inputs of the
+// spec at specPath, for its next build (digest.Cache).
+func digestCachePath(cacheDir, specPath string) string {
+	if abs, err := filepath.Abs(specPath); err == nil {
+		specPath = abs
+	}
+	sum := sha256.Sum256([]byte(specPath))
+	return filepath.Join(cacheDir, "digests", hex.EncodeToString(sum[:8]))
 }
 
 // errSeal stands for the diagnostics of a plan that could not be sealed,
