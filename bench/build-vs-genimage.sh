@@ -4,11 +4,14 @@
 # MBR image with vfat boot (one 8MiB kernel-like file), ext4 rootfs (a
 # busybox tree padded to ~15MB), empty f2fs data and empty btrfs extra.
 #
-# Usage: bench/build-vs-genimage.sh [-n RUNS] [-c] [-k] [-p]
+# Usage: bench/build-vs-genimage.sh [-n RUNS] [-c] [-k] [-p] [-V NAME=FSBENCH]...
 #   -n RUNS  timed runs per tool, alternating (default 5, at least 3)
 #   -c       drop the page cache (sync; echo 3 > drop_caches) before every
 #            timed run; by default the cache is warm (only `sync` between runs)
 #   -k       keep the work directory and print its path
+#   -V NAME=FSBENCH
+#            also time another fsbench binary (an older build, say) in the
+#            same alternation, reported as NAME beside this checkout's
 #   -p       after the timed runs, profile two more fsbench builds: a
 #            timeline of every tool it runs and of its own phases (strace;
 #            FSBENCH_LOG=debug names the steps but has no timestamps), and
@@ -27,6 +30,9 @@
 # same mkfs.btrfs argv that `fsbench plan -json` gives) followed by
 # `genimage`. /usr/bin/time measures each: %e wall seconds, %U+%S CPU
 # seconds, %M the largest RSS of the process or any child it waited for.
+# The outputs of every run but the first (which is checked) are removed
+# once measured: left in the page cache, they made the later runs of a
+# warm batch slower for both tools.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -35,12 +41,20 @@ repo=$(dirname "$here")
 . "$repo/scripts/lib.sh"
 
 runs=5 drop=0 keep=0 profile=0
-while getopts "n:ckp" opt; do
+declare -A others # NAME -> another fsbench binary
+while getopts "n:ckpV:" opt; do
 	case $opt in
 		n) runs=$OPTARG ;;
 		c) drop=1 ;;
 		k) keep=1 ;;
 		p) profile=1 ;;
+		V)
+			name=${OPTARG%%=*} bin=${OPTARG#*=}
+			[[ $OPTARG == *=* && $name =~ ^[a-z0-9_-]+$ && $name != fsbench && $name != genimage ]] ||
+				die "-V wants NAME=FSBENCH, NAME of a-z 0-9 _ - other than fsbench and genimage: $OPTARG"
+			[ -x "$bin" ] || die "-V $name: $bin is not an executable"
+			others[$name]=$(realpath "$bin")
+			;;
 		*) sed -n '2,/^set -euo/p' "$0" | sed '$d' >&2; exit 2 ;;
 	esac
 done
@@ -151,15 +165,26 @@ settle() {
 	if [ "$drop" -eq 1 ]; then echo 3 >/proc/sys/vm/drop_caches; fi
 }
 
-# run_fsbench I: one timed fsbench build into runs/fsbench-I.
+# measured TOOL I IMAGE: records the allocated bytes of run I's image,
+# then removes the run's outputs unless they are the first run's.
+measured() {
+	du -B1 "$3" | cut -f1 >"$work/times/$1-$2.alloc"
+	if [ "$2" -gt 1 ]; then rm -rf "$work/runs/$1-$2"; fi
+}
+
+# run_fsbench I [NAME]: one timed fsbench build into runs/NAME-I, with this
+# checkout's binary or the one -V gave NAME.
 run_fsbench() {
-	local dir=$work/runs/fsbench-$1
+	local name=${2:-fsbench} bin=$fsbench
+	if [ -n "${2:-}" ]; then bin=${others[$2]}; fi
+	local dir=$work/runs/$name-$1
 	mkdir -p "$dir"
 	settle
-	/usr/bin/time -f '%e %M %U %S' -o "$work/times/fsbench-$1" \
-		"$fsbench" build -o "$dir/out" -root "$inputs" -var "inputs=$inputs" "$spec" \
-		>"$dir/log" 2>&1 || { cat "$dir/log" >&2; die "fsbench build failed (run $1)"; }
-	img_fsbench[$1]=$dir/out/default/card.img
+	/usr/bin/time -f '%e %M %U %S' -o "$work/times/$name-$1" \
+		"$bin" build -o "$dir/out" -root "$inputs" -var "inputs=$inputs" "$spec" \
+		>"$dir/log" 2>&1 || { cat "$dir/log" >&2; die "$name build failed (run $1)"; }
+	if [ "$name" = fsbench ]; then img_fsbench[$1]=$dir/out/default/card.img; fi
+	measured "$name" "$1" "$dir/out/default/card.img"
 }
 
 # run_genimage I: one timed mkfs.btrfs + genimage into runs/genimage-I.
@@ -178,6 +203,7 @@ run_genimage() {
 		_ "$btrfs_size" "$dir" "$cfg" "$root" 1 "${btrfs_argv[@]}" \
 		>"$dir/log" 2>&1 || { cat "$dir/log" >&2; die "genimage failed (run $1)"; }
 	img_genimage[$1]=$dir/out/card.img
+	measured genimage "$1" "$dir/out/card.img"
 }
 
 declare -a img_fsbench img_genimage
@@ -187,16 +213,23 @@ declare -a img_fsbench img_genimage
 export FSBENCH_CACHE=$work/cache
 log "warming up: one untimed build of each"
 run_fsbench 0
+for name in "${!others[@]}"; do run_fsbench 0 "$name"; done
 run_genimage 0
 log "timing $runs runs per tool, alternating; page cache $([ "$drop" -eq 1 ] && echo dropped || echo warm) before each run"
 for i in $(seq 1 "$runs"); do
 	cut -d' ' -f1 /proc/loadavg >"$work/times/load-$i"
 	if [ $((i % 2)) -eq 1 ]; then
-		run_fsbench "$i"; run_genimage "$i"
+		run_fsbench "$i"
+		for name in "${!others[@]}"; do run_fsbench "$i" "$name"; done
+		run_genimage "$i"
 	else
-		run_genimage "$i"; run_fsbench "$i"
+		run_genimage "$i"
+		for name in "${!others[@]}"; do run_fsbench "$i" "$name"; done
+		run_fsbench "$i"
 	fi
-	log "run $i: fsbench $(cut -d' ' -f1 "$work/times/fsbench-$i")s, genimage $(cut -d' ' -f1 "$work/times/genimage-$i")s"
+	line="run $i: fsbench $(cut -d' ' -f1 "$work/times/fsbench-$i")s"
+	for name in "${!others[@]}"; do line+=", $name $(cut -d' ' -f1 "$work/times/$name-$i")s"; done
+	log "$line, genimage $(cut -d' ' -f1 "$work/times/genimage-$i")s"
 done
 sync
 
@@ -287,28 +320,32 @@ echo "== contents: vfat /zImage and the ext4 tree ($tree_files files, $tree_link
 stats() { sort -g | awk '{v[NR]=$1} END {m = (NR % 2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2; printf "%s %s %s\n", m, v[1], v[NR]}'; }
 col() { for i in $(seq 1 "$runs"); do awk -v c="$2" '{print $c}' "$work/times/$1-$i"; done; }
 cpu() { for i in $(seq 1 "$runs"); do awk '{printf "%.2f\n", $3+$4}' "$work/times/$1-$i"; done; }
-alloc() {
-	local -n imgs=img_$1
-	for i in $(seq 1 "$runs"); do du -B1 "${imgs[$i]}" | cut -f1; done
-}
+alloc() { for i in $(seq 1 "$runs"); do cat "$work/times/$1-$i.alloc"; done; }
 
 echo
 echo "== $runs runs per tool, alternating, page cache $([ "$drop" -eq 1 ] && echo "dropped before each run" || echo "warm (sync between runs)")"
 printf '%-9s %-26s %-26s %-28s %s\n' tool "wall s (median min-max)" "CPU s user+sys (median)" "max RSS KiB (median max)" "allocated bytes (median; apparent)"
 declare -A med
-for tool in fsbench genimage; do
-	read -r wm wl wh < <(col $tool 1 | stats)
-	read -r cm _ _ < <(cpu $tool | stats)
-	read -r rm _ rh < <(col $tool 2 | stats)
-	read -r am al ah < <(alloc $tool | stats)
-	if [ $tool = fsbench ]; then img=${img_fsbench[1]}; else img=${img_genimage[1]}; fi
+for tool in fsbench "${!others[@]}" genimage; do
+	read -r wm wl wh < <(col "$tool" 1 | stats)
+	read -r cm _ _ < <(cpu "$tool" | stats)
+	read -r rm _ rh < <(col "$tool" 2 | stats)
+	read -r am al ah < <(alloc "$tool" | stats)
+	case $tool in
+		fsbench) img=${img_fsbench[1]} ;;
+		genimage) img=${img_genimage[1]} ;;
+		*) img=$work/runs/$tool-1/out/default/card.img ;;
+	esac
 	apparent=$(du -B1 --apparent-size "$img" | cut -f1)
 	med[$tool]=$wm med[$tool.alloc]=$am
-	printf '%-9s %-26s %-26s %-28s %s\n' $tool "$wm ($wl-$wh)" "$cm" "$rm (max $rh)" "$am ($al-$ah); $apparent"
+	printf '%-9s %-26s %-26s %-28s %s\n' "$tool" "$wm ($wl-$wh)" "$cm" "$rm (max $rh)" "$am ($al-$ah); $apparent"
 done
 ratio=$(awk -v a="${med[fsbench]}" -v b="${med[genimage]}" 'BEGIN {printf "%.2f", a / b}')
 echo
 echo "wall-time ratio fsbench/genimage (medians): ${ratio}x   (target: at most 0.50x)"
+for name in "${!others[@]}"; do
+	echo "wall-time ratio $name/genimage: $(awk -v a="${med[$name]}" -v b="${med[genimage]}" 'BEGIN {printf "%.2f", a / b}')x; fsbench/$name: $(awk -v a="${med[fsbench]}" -v b="${med[$name]}" 'BEGIN {printf "%.2f", a / b}')x"
+done
 time_ok=$(awk -v r="$ratio" 'BEGIN {print (r <= 0.5) ? "met" : "NOT met"}')
 alloc_ok=$([ "${med[fsbench.alloc]}" -le "${med[genimage.alloc]}" ] && echo met || echo "NOT met")
 echo "target wall time: $time_ok; target allocated bytes (fsbench median ${med[fsbench.alloc]} <= genimage median ${med[genimage.alloc]}): $alloc_ok"
@@ -316,7 +353,9 @@ echo "load: 1-minute loadavg at the start of the runs $(for i in $(seq 1 "$runs"
 	awk '{print "median " $1 " (" $2 "-" $3 ")"}'), $(cut -d' ' -f1-3 /proc/loadavg) after them$(pressure)"
 echo "raw times (wall s, max RSS KiB, user s, sys s):"
 for i in $(seq 1 "$runs"); do
-	printf '  run %d  fsbench %-28s genimage %-24s load %s\n' "$i" "$(cat "$work/times/fsbench-$i")" "$(cat "$work/times/genimage-$i")" "$(cat "$work/times/load-$i")"
+	line=$(printf '  run %d  fsbench %-28s' "$i" "$(cat "$work/times/fsbench-$i")")
+	for name in "${!others[@]}"; do line+=$(printf ' %s %-28s' "$name" "$(cat "$work/times/$name-$i")"); done
+	printf '%s genimage %-24s load %s\n' "$line" "$(cat "$work/times/genimage-$i")" "$(cat "$work/times/load-$i")"
 done
 
 # ---------------------------------------------------------------- profile
