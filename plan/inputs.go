@@ -22,8 +22,8 @@ import (
 // collectInputs digests every file the spec reads, so that the
 // fingerprint changes when any of them does. A directory is digested as a
 // tree: each entry's relative path, type, mode, owner and content (or
-// link target), in sorted order. Files cache knows unchanged are not
-// read again; cache may be nil.
+// link target), in sorted order. Files that cache knows to be unchanged
+// are not read again; cache may be nil.
 func collectInputs(s *spec.Spec, cache *digest.Cache) ([]Input, hcl.Diagnostics) {
 	var inputs []Input
 	for i, name := range append([]string{s.Filename}, s.VarFiles...) {

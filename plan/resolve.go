@@ -512,8 +512,9 @@ func (p *Plan) Seal(s *spec.Spec) hcl.Diagnostics {
 // runner's plan carry the fingerprint). The returned function waits for
 // them, sets Inputs and the Fingerprint, and returns Seal's diagnostics;
 // it may be called any number of times, and nothing may read Inputs or
-// the Fingerprint before it returned. Files cache knows unchanged since
-// a build took their digests are not read again; cache may be nil.
+// the Fingerprint before it returned. Files that cache knows to be
+// unchanged since a build took their digests are not read again; cache
+// may be nil.
 func (p *Plan) StartSeal(s *spec.Spec, cache *digest.Cache) func() hcl.Diagnostics {
 	type sealed struct {
 		inputs []Input
