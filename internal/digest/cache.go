@@ -27,6 +27,7 @@ import (
 // the entries used by one build; a damaged one is ignored.
 type Cache struct {
 	path string
+	load sync.Once // reads the file at path into old, on first use
 	mu   sync.Mutex
 	old  map[fileID]entry // as loaded
 	used map[fileID]entry // taken or added by this build, for Save
@@ -51,20 +52,25 @@ const cacheMagic = "fsbench digest cache 1\n"
 const recordSize = 8*5 + sha256.Size
 
 // OpenCache returns the cache kept in the file at path, empty if there
-// is none or it cannot be read.
+// is none or it cannot be read. The file is read on the first lookup, by
+// whoever digests the inputs, not by the caller.
 func OpenCache(path string) *Cache {
-	c := &Cache{path: path, old: map[fileID]entry{}, used: map[fileID]entry{}}
-	data, err := os.ReadFile(path)
+	return &Cache{path: path, old: map[fileID]entry{}, used: map[fileID]entry{}}
+}
+
+// read loads the file at c.path into c.old.
+func (c *Cache) read() {
+	data, err := os.ReadFile(c.path)
 	if err != nil || len(data) < len(cacheMagic)+sha256.Size || !bytes.HasPrefix(data, []byte(cacheMagic)) {
-		return c
+		return
 	}
 	body, tail := data[:len(data)-sha256.Size], data[len(data)-sha256.Size:]
 	if sum := sha256.Sum256(body); !bytes.Equal(sum[:], tail) {
-		return c // torn or damaged: start afresh
+		return // torn or damaged: start afresh
 	}
 	records := body[len(cacheMagic):]
 	if len(records)%recordSize != 0 {
-		return c
+		return
 	}
 	for r := records; len(r) > 0; r = r[recordSize:] {
 		u := func(i int) uint64 { return binary.LittleEndian.Uint64(r[8*i:]) }
@@ -72,7 +78,6 @@ func OpenCache(path string) *Cache {
 		copy(e.sum[:], r[40:recordSize])
 		c.old[fileID{u(0), u(1)}] = e
 	}
-	return c
 }
 
 // File returns the hex SHA-256 of the file at path, from the cache when
@@ -95,6 +100,7 @@ func (c *Cache) File(path string) (string, error) {
 		sum, _, err := Reader(f)
 		return sum, err
 	}
+	c.load.Do(c.read)
 	c.mu.Lock()
 	known, found := c.old[id]
 	c.mu.Unlock()

@@ -24,6 +24,13 @@ func settled(t *testing.T, files map[string]string) string {
 	return dir
 }
 
+// loaded opens the cache at store and reads it, as its first lookup would.
+func loaded(store string) *Cache {
+	c := OpenCache(store)
+	c.load.Do(c.read)
+	return c
+}
+
 func mustFile(t *testing.T, c *Cache, path string) string {
 	t.Helper()
 	sum, err := c.File(path)
@@ -51,7 +58,7 @@ func TestCacheKeepsAndReuses(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	c = OpenCache(store)
+	c = loaded(store)
 	if len(c.old) != 2 {
 		t.Fatalf("the saved cache holds %d entries, want 2", len(c.old))
 	}
@@ -108,7 +115,7 @@ func TestCacheIgnoresDamage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(OpenCache(store).old) != 1 {
+	if len(loaded(store).old) != 1 {
 		t.Fatal("the saved cache does not load")
 	}
 	flipped := append([]byte(nil), good...)
@@ -122,7 +129,7 @@ func TestCacheIgnoresDamage(t *testing.T) {
 		if err := os.WriteFile(store, data, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		c := OpenCache(store)
+		c := loaded(store)
 		if len(c.old) != 0 {
 			t.Errorf("%s cache file: loaded %d entries", name, len(c.old))
 		}
