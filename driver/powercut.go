@@ -12,7 +12,7 @@ import (
 
 	"github.com/sirupsen/logrus"
 
-	"github.com/fsbench/fsbench/driver/qemu"
+	"github.com/fsbench/fsbench/qemu"
 	"github.com/fsbench/fsbench/wire/runplan"
 )
 

@@ -28,9 +28,9 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/fsbench/fsbench/driver/console"
-	"github.com/fsbench/fsbench/driver/qemu"
-	"github.com/fsbench/fsbench/driver/qemu/kernel"
 	"github.com/fsbench/fsbench/imagegen"
+	"github.com/fsbench/fsbench/qemu"
+	"github.com/fsbench/fsbench/qemu/kernel"
 	"github.com/fsbench/fsbench/wire/arch"
 	"github.com/fsbench/fsbench/wire/resultframe"
 	"github.com/fsbench/fsbench/wire/runplan"

@@ -5,8 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fsbench/fsbench/internal/fields"
 	"github.com/fsbench/fsbench/internal/units"
-	"github.com/fsbench/fsbench/spec/fields"
 )
 
 // btrfs is built by mkfs.btrfs (btrfs-progs 6.2). Checked on sparse files:

@@ -3,7 +3,7 @@ package filesystems
 import (
 	"sort"
 
-	"github.com/fsbench/fsbench/spec/fields"
+	"github.com/fsbench/fsbench/internal/fields"
 )
 
 // JournalSupport says whether a filesystem type has a journal.

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/fsbench/fsbench/internal/fields"
 	"github.com/fsbench/fsbench/internal/units"
-	"github.com/fsbench/fsbench/spec/fields"
 )
 
 // f2fs is built by mkfs.f2fs and filled by sload.f2fs (f2fs-tools 1.15.0).

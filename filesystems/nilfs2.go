@@ -3,8 +3,8 @@ package filesystems
 import (
 	"fmt"
 
+	"github.com/fsbench/fsbench/internal/fields"
 	"github.com/fsbench/fsbench/internal/units"
-	"github.com/fsbench/fsbench/spec/fields"
 )
 
 // nilfs2 is built by mkfs.nilfs2 (nilfs-tools 2.2.9, sbin/mkfs/mkfs.c).

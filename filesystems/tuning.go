@@ -5,8 +5,8 @@ import (
 
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/fsbench/fsbench/internal/fields"
 	"github.com/fsbench/fsbench/internal/suggest"
-	"github.com/fsbench/fsbench/spec/fields"
 )
 
 // recheck runs a converted tuning value through its field again. Resolve

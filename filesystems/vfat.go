@@ -3,8 +3,8 @@ package filesystems
 import (
 	"strings"
 
+	"github.com/fsbench/fsbench/internal/fields"
 	"github.com/fsbench/fsbench/internal/units"
-	"github.com/fsbench/fsbench/spec/fields"
 )
 
 // vfat is built by mkfs.fat 4.2 (dosfstools) and filled with mcopy (mtools

@@ -19,13 +19,13 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fsbench/fsbench/driver/qemu"
-	"github.com/fsbench/fsbench/driver/qemu/initramfs"
-	"github.com/fsbench/fsbench/driver/qemu/kernel"
 	"github.com/fsbench/fsbench/imagegen/payload"
 	"github.com/fsbench/fsbench/internal/atomicfile"
 	"github.com/fsbench/fsbench/internal/cmdline"
 	"github.com/fsbench/fsbench/plan"
+	"github.com/fsbench/fsbench/qemu"
+	"github.com/fsbench/fsbench/qemu/initramfs"
+	"github.com/fsbench/fsbench/qemu/kernel"
 	"github.com/fsbench/fsbench/wire/arch"
 )
 

@@ -1,21 +1,18 @@
 package imagegen
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"strings"
 	"time"
 
-	"github.com/fsbench/fsbench/capture"
-	"github.com/fsbench/fsbench/driver/qemu"
 	"github.com/fsbench/fsbench/imagegen/payload"
-	"github.com/fsbench/fsbench/target/populate"
+	"github.com/fsbench/fsbench/qemu"
 	"github.com/fsbench/fsbench/wire/arch"
+	"github.com/fsbench/fsbench/wire/bootabi"
 )
 
 // vmPopulate writes the staged tree into the filesystem image img of type
@@ -44,8 +41,8 @@ func (b *builder) vmPopulate(ctx context.Context, fstype, img string, t *tree, w
 	if err != nil {
 		return err
 	}
-	m.Append = []string{"panic=-1", populate.OptSource + "=/dev/vdb", populate.OptTarget + "=/dev/vda",
-		populate.OptFSType + "=" + fstype}
+	m.Append = []string{"panic=-1", bootabi.PopulateSource + "=/dev/vdb", bootabi.PopulateTarget + "=/dev/vda",
+		bootabi.PopulateFSType + "=" + fstype}
 	m.Disks = []qemu.Disk{{Path: img, Interface: qemu.Virtio}, {Path: archive, Interface: qemu.Virtio}}
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancel()
@@ -55,30 +52,17 @@ func (b *builder) vmPopulate(ctx context.Context, fstype, img string, t *tree, w
 		return fmt.Errorf("helper boot: %w", err)
 	}
 	defer vm.Close()
-	var tail bytes.Buffer
-	res, err := capture.Capture(ctx, vm.Console(), capture.Options{
-		KeepLines: true,
-		Raw:       &tail,
-		Quit:      populateMarkers,
-	})
+	line, err := vm.WaitLine(bootabi.PopulateOK, bootabi.PopulateFailed)
 	if err != nil {
 		return fmt.Errorf("helper boot: %w", err)
 	}
-	for _, l := range res.Lines {
-		text := strings.TrimSpace(l.Text())
-		if i := strings.Index(text, populate.OKMarker); i >= 0 {
-			b.log.Debugf("%s", text[i:])
-			vm.Wait()
-			return nil
-		}
-		if i := strings.Index(text, populate.FailMarker); i >= 0 {
-			return fmt.Errorf("helper boot: %s", text[i+len(populate.FailMarker)+2:])
-		}
+	if msg, failed := strings.CutPrefix(line, bootabi.PopulateFailed); failed {
+		return fmt.Errorf("helper boot: %s", strings.TrimPrefix(msg, ": "))
 	}
-	return fmt.Errorf("helper boot ended without a verdict; its console ended with:\n%s", lastLines(tail.String(), 15))
+	b.log.Debugf("%s", line)
+	vm.Wait()
+	return nil
 }
-
-var populateMarkers = regexp.MustCompile(populate.OKMarker + "|" + populate.FailMarker)
 
 // helperMachine prepares the machine of a helper boot for fstype in
 // work, without its disks and command line: Debian's current kernel for
@@ -105,12 +89,4 @@ func (b *builder) helperMachine(ctx context.Context, fstype, work string) (qemu.
 	}
 	m.Kernel, m.Initrd = boot.Image, boot.Initrd
 	return m, nil
-}
-
-func lastLines(s string, n int) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return strings.Join(lines, "\n")
 }

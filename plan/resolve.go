@@ -14,12 +14,12 @@ import (
 	"github.com/fsbench/fsbench/filesystems"
 	"github.com/fsbench/fsbench/internal/cmdline"
 	"github.com/fsbench/fsbench/internal/digest"
+	"github.com/fsbench/fsbench/internal/fields"
 	"github.com/fsbench/fsbench/internal/units"
 	"github.com/fsbench/fsbench/plan/layout"
 	"github.com/fsbench/fsbench/recipes"
 	"github.com/fsbench/fsbench/spec"
 	"github.com/fsbench/fsbench/spec/diag"
-	"github.com/fsbench/fsbench/spec/fields"
 )
 
 // Resolve turns a loaded spec into a plan, without its inputs and

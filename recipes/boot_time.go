@@ -5,7 +5,7 @@ import (
 	"regexp"
 	"time"
 
-	"github.com/fsbench/fsbench/spec/fields"
+	"github.com/fsbench/fsbench/internal/fields"
 )
 
 func newBootTime() *Recipe {

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fsbench/fsbench/internal/fields"
 	"github.com/fsbench/fsbench/internal/units"
-	"github.com/fsbench/fsbench/spec/fields"
 )
 
 // Each row starts from the recipe's defaults, changes some values, and lists

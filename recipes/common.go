@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/fsbench/fsbench/internal/fields"
 	"github.com/fsbench/fsbench/internal/units"
-	"github.com/fsbench/fsbench/spec/fields"
 )
 
 // Fields that several recipes share, defined once so that the same word

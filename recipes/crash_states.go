@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/fsbench/fsbench/internal/fields"
 	"github.com/fsbench/fsbench/internal/units"
-	"github.com/fsbench/fsbench/spec/fields"
 )
 
 // crash_states is power_loss without the power cut: a dm-log-writes target

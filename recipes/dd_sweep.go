@@ -5,8 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fsbench/fsbench/internal/fields"
 	"github.com/fsbench/fsbench/internal/units"
-	"github.com/fsbench/fsbench/spec/fields"
 )
 
 // The seed's two scripts are both this recipe. The defaults are

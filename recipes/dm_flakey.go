@@ -4,7 +4,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/fsbench/fsbench/spec/fields"
+	"github.com/fsbench/fsbench/internal/fields"
 	"github.com/fsbench/fsbench/wire/runplan"
 )
 

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/fsbench/fsbench/internal/fields"
 	"github.com/fsbench/fsbench/internal/units"
-	"github.com/fsbench/fsbench/spec/fields"
 )
 
 // endurance replays a span of a typical embedded device's life, compressed:

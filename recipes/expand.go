@@ -5,8 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fsbench/fsbench/internal/fields"
 	"github.com/fsbench/fsbench/internal/units"
-	"github.com/fsbench/fsbench/spec/fields"
 )
 
 // SingleCase is the name of the only case of a test without sweep fields.

@@ -5,8 +5,8 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/fsbench/fsbench/internal/fields"
 	"github.com/fsbench/fsbench/internal/units"
-	"github.com/fsbench/fsbench/spec/fields"
 )
 
 func TestExpandFioSeedMatrix(t *testing.T) {

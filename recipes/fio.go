@@ -5,8 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fsbench/fsbench/internal/fields"
 	"github.com/fsbench/fsbench/internal/units"
-	"github.com/fsbench/fsbench/spec/fields"
 )
 
 // fio's sizes: the seed writes "500MB" and "4MB", which fio reads in powers of

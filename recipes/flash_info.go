@@ -3,8 +3,8 @@ package recipes
 import (
 	"time"
 
+	"github.com/fsbench/fsbench/internal/fields"
 	"github.com/fsbench/fsbench/internal/units"
-	"github.com/fsbench/fsbench/spec/fields"
 )
 
 // flash_info asks the storage what it says about itself: an eMMC's

@@ -3,7 +3,7 @@ package recipes
 import (
 	"time"
 
-	"github.com/fsbench/fsbench/spec/fields"
+	"github.com/fsbench/fsbench/internal/fields"
 )
 
 // nilfs2 has no checker (seed 000 p.81); the plan reports fsck_time on it as

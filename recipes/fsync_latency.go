@@ -5,8 +5,8 @@ import (
 	"math"
 	"time"
 
+	"github.com/fsbench/fsbench/internal/fields"
 	"github.com/fsbench/fsbench/internal/units"
-	"github.com/fsbench/fsbench/spec/fields"
 )
 
 // The seed compares ext4 mounted with and without write barriers. That

@@ -3,7 +3,7 @@ package recipes
 import (
 	"time"
 
-	"github.com/fsbench/fsbench/spec/fields"
+	"github.com/fsbench/fsbench/internal/fields"
 )
 
 // mkfs_stats measures the filesystem as fsbench build made it, so it needs an

@@ -3,7 +3,7 @@ package recipes
 import (
 	"time"
 
-	"github.com/fsbench/fsbench/spec/fields"
+	"github.com/fsbench/fsbench/internal/fields"
 )
 
 // The seed measures a 1GB filesystem. That size is the partition's, set in

@@ -3,7 +3,7 @@ package recipes
 import (
 	"time"
 
-	"github.com/fsbench/fsbench/spec/fields"
+	"github.com/fsbench/fsbench/internal/fields"
 )
 
 // One iteration: boot, mount with the case's mode, write, lose power while

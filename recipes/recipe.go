@@ -17,8 +17,8 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/fsbench/fsbench/internal/fields"
 	"github.com/fsbench/fsbench/internal/suggest"
-	"github.com/fsbench/fsbench/spec/fields"
 )
 
 // Target says what the `on` attribute of a test block must name. The spec

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fsbench/fsbench/internal/fields"
 	"github.com/fsbench/fsbench/internal/units"
-	"github.com/fsbench/fsbench/spec/fields"
 )
 
 var wantNames = []string{

@@ -5,8 +5,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/fsbench/fsbench/internal/fields"
 	"github.com/fsbench/fsbench/internal/units"
-	"github.com/fsbench/fsbench/spec/fields"
 )
 
 // The seed runs two tools: postmark (a mail-server-like churn of small files)

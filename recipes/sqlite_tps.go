@@ -3,7 +3,7 @@ package recipes
 import (
 	"time"
 
-	"github.com/fsbench/fsbench/spec/fields"
+	"github.com/fsbench/fsbench/internal/fields"
 )
 
 // The seed's SQLite figures come from Androbench on Android, which opens its

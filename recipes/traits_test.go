@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fsbench/fsbench/spec/fields"
+	"github.com/fsbench/fsbench/internal/fields"
 )
 
 // All lists every recipe once, in the catalogue's order.

@@ -8,7 +8,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/fsbench/fsbench/internal/cmdline"
-	"github.com/fsbench/fsbench/spec/fields"
+	"github.com/fsbench/fsbench/internal/fields"
 	"github.com/fsbench/fsbench/wire/arch"
 )
 

@@ -9,8 +9,8 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/fsbench/fsbench/internal/fields"
 	"github.com/fsbench/fsbench/spec/diag"
-	"github.com/fsbench/fsbench/spec/fields"
 )
 
 // decoder collects the diagnostics of one variant's evaluation.

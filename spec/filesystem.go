@@ -8,8 +8,8 @@ import (
 
 	"github.com/fsbench/fsbench/filesystems"
 	"github.com/fsbench/fsbench/internal/cmdline"
+	"github.com/fsbench/fsbench/internal/fields"
 	"github.com/fsbench/fsbench/spec/diag"
-	"github.com/fsbench/fsbench/spec/fields"
 )
 
 var filesystemSchema = &hcl.BodySchema{

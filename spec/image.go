@@ -7,9 +7,9 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/fsbench/fsbench/internal/fields"
 	"github.com/fsbench/fsbench/internal/units"
 	"github.com/fsbench/fsbench/spec/diag"
-	"github.com/fsbench/fsbench/spec/fields"
 )
 
 var imageSchema = &hcl.BodySchema{

@@ -10,7 +10,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/fsbench/fsbench/spec/srcfile"
+	"github.com/fsbench/fsbench/internal/srcfile"
 )
 
 // MaxIncludeDepth bounds how deeply included files may include others.

@@ -6,9 +6,9 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/fsbench/fsbench/filesystems"
+	"github.com/fsbench/fsbench/internal/fields"
 	"github.com/fsbench/fsbench/recipes"
 	"github.com/fsbench/fsbench/spec/diag"
-	"github.com/fsbench/fsbench/spec/fields"
 )
 
 // decodeTest reads a test block against its recipe's schema. The "on"

@@ -11,8 +11,8 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 
+	"github.com/fsbench/fsbench/internal/srcfile"
 	"github.com/fsbench/fsbench/spec/diag"
-	"github.com/fsbench/fsbench/spec/srcfile"
 )
 
 // variable is a declared input of the spec.

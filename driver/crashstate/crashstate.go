@@ -11,14 +11,14 @@ import (
 	"strings"
 
 	"github.com/fsbench/fsbench/internal/atomicfile"
-	"github.com/fsbench/fsbench/target/bootinit"
 	"github.com/fsbench/fsbench/wire/logwrites"
+	"github.com/fsbench/fsbench/wire/parttable"
 )
 
 // Disk is a disk holding a campaign's log.
 type Disk struct {
 	Log       *logwrites.Log
-	Partition bootinit.Partition // the tested partition, when named
+	Partition parttable.Partition // the tested partition, when named
 	r         io.ReaderAt
 }
 
@@ -26,7 +26,7 @@ type Disk struct {
 // log on its partition logName; on, when not empty, names the partition
 // the campaign tested. Partitions are named by GPT name or number.
 func Open(r io.ReaderAt, size int64, sectorSize int, on, logName string) (*Disk, error) {
-	table, err := bootinit.ReadTable(r, size, sectorSize)
+	table, err := parttable.ReadTable(r, size, sectorSize)
 	if err != nil {
 		return nil, fmt.Errorf("reading its partition table: %w", err)
 	}
@@ -101,7 +101,7 @@ func (d *Disk) Export(path string, applied int) error {
 }
 
 // find finds a partition by its GPT name or its number.
-func find(t *bootinit.Table, name string) (bootinit.Partition, error) {
+func find(t *parttable.Table, name string) (parttable.Partition, error) {
 	n, numErr := strconv.Atoi(name)
 	var names []string
 	for _, p := range t.Partitions {
@@ -114,5 +114,5 @@ func find(t *bootinit.Table, name string) (bootinit.Partition, error) {
 		}
 		names = append(names, desc)
 	}
-	return bootinit.Partition{}, fmt.Errorf("no partition %q; the disk has %s", name, strings.Join(names, ", "))
+	return parttable.Partition{}, fmt.Errorf("no partition %q; the disk has %s", name, strings.Join(names, ", "))
 }

@@ -9,8 +9,8 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/fsbench/fsbench/driver"
-	"github.com/fsbench/fsbench/driver/qemu"
 	"github.com/fsbench/fsbench/internal/atomicfile"
+	"github.com/fsbench/fsbench/qemu"
 )
 
 // Dir is the directory, in a variant's build directory, of the files a

@@ -14,7 +14,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fsbench/fsbench/spec/srcfile"
+	"github.com/fsbench/fsbench/internal/srcfile"
 )
 
 // Show returns the content of the file at path (in a git work tree) as

@@ -9,7 +9,17 @@
 //     board and cannot come to depend on the spec language;
 //   - the wire/ packages, the contracts both sides share, import nothing
 //     but the standard library and each other;
-//   - no target/ package imports a host package.
+//   - no target/ package imports a host package, and no host package
+//     imports a target/ package: what both sides must agree on lives in
+//     wire/;
+//   - the host's stages import only down the data flow (spec, plan,
+//     imagegen, driver and capture, report, cmd), over a floor of wire/,
+//     internal/ and the packages several stages share (the filesystems
+//     and recipes catalogues, the flash model ftl, the QEMU engine qemu).
+//     A folder the table of stages does not know fails the test, so a new
+//     one gets its place deliberately.
+//
+// Each rule has a negative control: a made-up import graph that breaks it.
 //
 // It holds no code: `go list` reports the imports, and the tests judge
 // them.

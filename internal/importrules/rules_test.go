@@ -151,6 +151,122 @@ func TestRulesRefuseHostImports(t *testing.T) {
 	}
 }
 
+// stages are the host's folders in the order of the data flow, each
+// with its level: a package may import packages of its own level or
+// below, never above. wire/ and internal/ are the floor; the catalogues
+// (filesystems, recipes), the flash model and the QEMU engine are shared
+// by several stages and stand below them all; cmd/ is the roof.
+var stages = map[string]int{
+	"wire":        0,
+	"internal":    1,
+	"filesystems": 2, "recipes": 2, "ftl": 2, "qemu": 2,
+	"spec":     3,
+	"plan":     4,
+	"imagegen": 5, "buildsys": 5,
+	"driver": 6, "capture": 6,
+	"report": 7,
+	"cmd":    8,
+}
+
+// stage returns the top folder of a module package and its level; ok is
+// false for target/ and for folders the table does not know.
+func stage(path string) (dir string, level int, ok bool) {
+	rest, found := strings.CutPrefix(path, module+"/")
+	if !found {
+		return "", 0, false
+	}
+	dir, _, _ = strings.Cut(rest, "/")
+	level, ok = stages[dir]
+	return dir, level, ok
+}
+
+// hostViolations lists, for the host package path and its direct module
+// imports, the imports that break the host rules: one of target/, or one
+// of a later stage.
+func hostViolations(path string, imports []string) []string {
+	_, level, _ := stage(path)
+	var bad []string
+	for _, imp := range imports {
+		if under(imp, "target") {
+			bad = append(bad, imp+" (a target package: share it through wire/)")
+			continue
+		}
+		if dir, l, ok := stage(imp); ok && l > level {
+			bad = append(bad, fmt.Sprintf("%s (%s is a later stage of the data flow)", imp, dir))
+		}
+	}
+	return bad
+}
+
+// hostPackage is what `go list -json` says of a package's own imports.
+type hostPackage struct {
+	ImportPath string
+	Imports    []string
+}
+
+func TestHostStagesImportOnlyDownward(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("needs the go command")
+	}
+	out, err := exec.Command("go", "list", "-json=ImportPath,Imports", module+"/...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(out))
+	n := 0
+	for dec.More() {
+		var p hostPackage
+		if err := dec.Decode(&p); err != nil {
+			t.Fatal(err)
+		}
+		dir, _, known := stage(p.ImportPath)
+		switch {
+		case under(p.ImportPath, "target"), p.ImportPath == module+"/cmd/fsbench-runner":
+			continue
+		case !known:
+			t.Errorf("%s: the folder %s has no place in the stages of this test; add it", p.ImportPath, dir)
+			continue
+		}
+		n++
+		if bad := hostViolations(p.ImportPath, p.Imports); len(bad) > 0 {
+			t.Errorf("%s imports %s", p.ImportPath, strings.Join(bad, ", "))
+		}
+	}
+	if n < 40 {
+		t.Errorf("only %d host packages listed", n)
+	}
+}
+
+// The host rules refuse a host package that imports target/, and every
+// import up the data flow; they accept imports down it and sideways.
+func TestHostRulesRefuseUpwardImports(t *testing.T) {
+	m := func(p string) string { return module + "/" + p }
+	cases := []struct {
+		pkg     string
+		imports []string
+		bad     int
+	}{
+		{"imagegen", []string{"os", m("plan"), m("spec"), m("qemu"), m("filesystems"), m("wire/arch"), m("imagegen/bmap")}, 0},
+		{"driver/crashstate", []string{m("target/bootinit")}, 1},
+		{"imagegen", []string{m("driver/qemu"), m("capture"), m("target/populate")}, 3},
+		{"internal/gitrev", []string{m("spec/srcfile")}, 1},
+		{"filesystems", []string{m("spec/fields"), m("internal/units")}, 1},
+		{"wire/runplan", []string{m("filesystems")}, 1},
+		{"spec", []string{m("plan")}, 1},
+		{"driver", []string{m("capture"), m("imagegen")}, 0},
+		{"report", []string{m("driver"), m("cmd/fsbench/cli")}, 1},
+		{"cmd/fsbench/cli", []string{m("report"), m("driver/lava")}, 0},
+	}
+	for _, c := range cases {
+		if got := hostViolations(m(c.pkg), c.imports); len(got) != c.bad {
+			t.Errorf("%s importing %v: %d violations %q, want %d", c.pkg, c.imports, len(got), got, c.bad)
+		}
+	}
+	if _, _, ok := stage(m("newfolder/x")); ok {
+		t.Error("an unknown folder has a stage")
+	}
+}
+
 func sortedPaths(m map[string]pkg) []string {
 	return slices.Sorted(maps.Keys(m))
 }

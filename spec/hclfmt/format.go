@@ -7,7 +7,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/hashicorp/hcl/v2/hclwrite"
 
-	"github.com/fsbench/fsbench/spec/srcfile"
+	"github.com/fsbench/fsbench/internal/srcfile"
 )
 
 // Format returns src in canonical layout: hclwrite.Format's indentation and

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/fsbench/fsbench/wire/parttable"
 )
 
 // blockDev is one entry of /sys/class/block.
@@ -97,7 +99,7 @@ func (f finder) lookup(root Root, devs []blockDev) (path string, seen []string) 
 					}
 				}
 			}
-			seen = append(seen, t.describe(d.name))
+			seen = append(seen, t.Describe(d.name))
 		case RootUUID:
 			typ, uuid, err := f.fsUUID(d)
 			switch {
@@ -126,14 +128,14 @@ func partitionName(devs []blockDev, disk string, num int) (string, bool) {
 	return "", false
 }
 
-func (f finder) table(d blockDev) (*Table, error) {
+func (f finder) table(d blockDev) (*parttable.Table, error) {
 	fd, err := os.Open(filepath.Join(f.dev, d.name))
 	if err != nil {
 		return nil, err
 	}
 	defer fd.Close()
-	t, err := ReadTable(fd, d.size, d.sectorSize)
-	if errors.Is(err, ErrNoTable) {
+	t, err := parttable.ReadTable(fd, d.size, d.sectorSize)
+	if errors.Is(err, parttable.ErrNoTable) {
 		return nil, errors.New("no partition table")
 	}
 	return t, err

@@ -8,6 +8,9 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/fsbench/fsbench/internal/testenv"
+	"github.com/fsbench/fsbench/wire/parttable/parttabletest"
 )
 
 // fakeMachine is a sysfs and /dev tree laid out as the kernel does it:
@@ -87,8 +90,8 @@ func (m *fakeMachine) finder() finder { return finder{sys: m.sys, dev: m.dev} }
 func twoDisks(t *testing.T) *fakeMachine {
 	m := newFakeMachine(t)
 	m.addDisk("pci0000:00/0000:00:02.0/virtio1", "vda", makeGPT(t), map[int]string{1: "vda1", 2: "vda2", 4: "vda4"})
-	mbr := sparseImage(t, 16<<20)
-	run(t, "label: dos\nlabel-id: 0x0a1b2c3d\nsize=4M, type=83\ntype=83\n", "sfdisk", "-q", mbr)
+	mbr := testenv.SparseFile(t, 16<<20)
+	testenv.Run(t, "label: dos\nlabel-id: 0x0a1b2c3d\nsize=4M, type=83\ntype=83\n", "sfdisk", "-q", mbr)
 	m.addDisk("pci0000:00/0000:00:03.0/nvme/nvme0", "nvme0n1", mbr, map[int]string{1: "nvme0n1p1", 2: "nvme0n1p2"})
 	m.write(filepath.Join(m.sys, "devices", "virtual", "block", "loop0", "size"), "0\n")
 	m.link("loop0", "../../devices/virtual/block/loop0")
@@ -98,9 +101,9 @@ func twoDisks(t *testing.T) *fakeMachine {
 func TestLookup(t *testing.T) {
 	m := twoDisks(t)
 	// UUID= needs a filesystem on a partition's node.
-	needTool(t, "mke2fs")
-	fs := sparseImage(t, 4<<20)
-	run(t, "", "mke2fs", "-q", "-t", "ext4", "-U", "c0ffee00-1234-4abc-9def-00112233aabb", fs)
+	testenv.Tool(t, "mke2fs")
+	fs := testenv.SparseFile(t, 4<<20)
+	testenv.Run(t, "", "mke2fs", "-q", "-t", "ext4", "-U", "c0ffee00-1234-4abc-9def-00112233aabb", fs)
 	data, _ := os.ReadFile(fs)
 	m.write(filepath.Join(m.dev, "nvme0n1p1"), string(data))
 
@@ -110,14 +113,14 @@ func TestLookup(t *testing.T) {
 		t.Fatal(err)
 	}
 	for root, want := range map[string]string{
-		"PARTUUID=" + strings.ToUpper(rootGUID):     "vda2",
-		"PARTUUID=" + slot4GUID:                     "vda4",
-		"PARTLABEL=root fs é":                       "vda2",
-		"PARTLABEL=boot":                            "vda1",
-		"PARTUUID=0A1B2C3D-02":                      "nvme0n1p2",
-		"/dev/vda1":                                 "vda1",
-		"/dev/nvme0n1":                              "nvme0n1",
-		"UUID=C0FFEE00-1234-4ABC-9DEF-00112233AABB": "nvme0n1p1",
+		"PARTUUID=" + strings.ToUpper(parttabletest.RootGUID): "vda2",
+		"PARTUUID=" + parttabletest.Slot4GUID:                 "vda4",
+		"PARTLABEL=root fs é":                                 "vda2",
+		"PARTLABEL=boot":                                      "vda1",
+		"PARTUUID=0A1B2C3D-02":                                "nvme0n1p2",
+		"/dev/vda1":                                           "vda1",
+		"/dev/nvme0n1":                                        "nvme0n1",
+		"UUID=C0FFEE00-1234-4ABC-9DEF-00112233AABB":           "nvme0n1p1",
 	} {
 		r, err := ParseRoot(root)
 		if err != nil {
@@ -154,8 +157,8 @@ func TestWaitReportsWhatItSaw(t *testing.T) {
 	t.Log(msg)
 	for _, want := range []string{
 		"root device PARTUUID=deadbeef-0000-4000-8000-000000000000 did not appear within 50ms",
-		"vda: gpt table, disk id " + diskGUID,
-		"partition 2 PARTUUID=" + strings.ToLower(rootGUID) + ` PARTLABEL="root fs é"`,
+		"vda: gpt table, disk id " + parttabletest.DiskGUID,
+		"partition 2 PARTUUID=" + strings.ToLower(parttabletest.RootGUID) + ` PARTLABEL="root fs é"`,
 		"nvme0n1: dos table, disk id 0a1b2c3d; partition 1 PARTUUID=0a1b2c3d-01; partition 2 PARTUUID=0a1b2c3d-02",
 	} {
 		if !strings.Contains(msg, want) {
@@ -199,4 +202,14 @@ func TestWaitForLateDevice(t *testing.T) {
 	if got != filepath.Join(m.dev, "mmcblk0p2") || !added.Load() || told != 1 {
 		t.Errorf("got %s, told %d times", got, told)
 	}
+}
+
+func makeGPT(t *testing.T) string {
+	t.Helper()
+	testenv.Tool(t, "sgdisk")
+	img, err := parttabletest.GPT(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return img
 }

@@ -4,12 +4,14 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/fsbench/fsbench/internal/testenv"
 )
 
 // TestFilesystemUUID makes each filesystem with its mkfs and compares the
 // UUID with what blkid reads from the same file.
 func TestFilesystemUUID(t *testing.T) {
-	needTool(t, "blkid")
+	testenv.Tool(t, "blkid")
 	const uuid = "c0ffee00-1234-4abc-9def-00112233aabb"
 	for _, tc := range []struct {
 		name   string
@@ -25,10 +27,10 @@ func TestFilesystemUUID(t *testing.T) {
 		{"nilfs2", "nilfs2", 64 << 20, []string{"mkfs.nilfs2", "-q", "-B", "16"}}, // no UUID option: blkid tells
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			needTool(t, tc.mkfs[0])
-			img := sparseImage(t, tc.size)
-			run(t, "", tc.mkfs[0], append(tc.mkfs[1:], img)...)
-			want := strings.TrimSpace(run(t, "", "blkid", "-p", "-o", "value", "-s", "UUID", img))
+			testenv.Tool(t, tc.mkfs[0])
+			img := testenv.SparseFile(t, tc.size)
+			testenv.Run(t, "", tc.mkfs[0], append(tc.mkfs[1:], img)...)
+			want := strings.TrimSpace(testenv.Run(t, "", "blkid", "-p", "-o", "value", "-s", "UUID", img))
 			f, err := os.Open(img)
 			if err != nil {
 				t.Fatal(err)
@@ -44,7 +46,7 @@ func TestFilesystemUUID(t *testing.T) {
 		})
 	}
 	// Nothing recognisable, and a device too small for the btrfs offset.
-	img := sparseImage(t, 4096)
+	img := testenv.SparseFile(t, 4096)
 	f, _ := os.Open(img)
 	defer f.Close()
 	if typ, _, err := FilesystemUUID(f); typ != "" || err != nil {

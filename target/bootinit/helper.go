@@ -9,6 +9,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/fsbench/fsbench/target/populate"
+	"github.com/fsbench/fsbench/wire/bootabi"
 )
 
 // helperOptions returns the fsbench.populate* options of the kernel
@@ -21,7 +22,7 @@ func helperOptions(cmdline string) map[string]string {
 			break
 		}
 		k, v, _ := strings.Cut(arg, "=")
-		if k == populate.OptSource || strings.HasPrefix(k, populate.OptSource+".") {
+		if k == bootabi.PopulateSource || strings.HasPrefix(k, bootabi.PopulateSource+".") {
 			if out == nil {
 				out = map[string]string{}
 			}
@@ -34,7 +35,7 @@ func helperOptions(cmdline string) map[string]string {
 // runHelper does the helper boot's job and powers off; it returns only
 // on failure.
 func runHelper(l *logger, opts map[string]string) error {
-	l.printf(levelNotice, "helper boot: populating %s from %s", opts[populate.OptTarget], opts[populate.OptSource])
+	l.printf(levelNotice, "helper boot: populating %s from %s", opts[bootabi.PopulateTarget], opts[bootabi.PopulateSource])
 	if err := populate.Helper(opts, os.Stdout); err != nil {
 		return err
 	}

@@ -8,11 +8,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fsbench/fsbench/wire/bootabi"
 	"golang.org/x/sys/unix"
 )
-
-// NewRoot is where the root filesystem is mounted before it becomes "/".
-const NewRoot = "/newroot"
 
 // Main is the initramfs init. On success it does not return: the root
 // filesystem's init replaces it. On failure it prints why and powers the
@@ -82,7 +80,7 @@ func boot(l *logger) error {
 	}
 
 	start := time.Now()
-	n, skipped, err := loadModules(ModuleList)
+	n, skipped, err := loadModules(bootabi.ModuleList)
 	if err != nil {
 		return err
 	}
@@ -103,7 +101,7 @@ func boot(l *logger) error {
 	if err != nil {
 		return err
 	}
-	fstype, err := mountRoot(dev, NewRoot, c)
+	fstype, err := mountRoot(dev, bootabi.NewRoot, c)
 	if err != nil {
 		return err
 	}
@@ -112,8 +110,8 @@ func boot(l *logger) error {
 	l.printf(levelNotice, "Mounted root (%s filesystem) on %s", fstype, dev)
 
 	warn := func(format string, args ...any) { l.printf(levelWarn, format, args...) }
-	if err := switchRoot(NewRoot, c.Init, warn); err != nil {
-		return fmt.Errorf("switching to the root filesystem %s (%s on %s): %w", NewRoot, fstype, dev, err)
+	if err := switchRoot(bootabi.NewRoot, c.Init, warn); err != nil {
+		return fmt.Errorf("switching to the root filesystem %s (%s on %s): %w", bootabi.NewRoot, fstype, dev, err)
 	}
 	return nil // not reached: switchRoot execs or fails
 }

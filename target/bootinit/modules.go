@@ -10,10 +10,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// ModuleList is where the host's initramfs builder lists the module files
-// to load, one absolute path per line, dependencies first.
-const ModuleList = "/etc/fsbench/modules"
-
 // loadModules loads every module in the list at path, in order. A module
 // that is already loaded (or built in) is fine. One that finds nothing to
 // drive (ENODEV, e.g. crc32c_intel on a CPU without SSE4.2) is reported

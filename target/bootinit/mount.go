@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/fsbench/fsbench/wire/bootabi"
 	"golang.org/x/sys/unix"
 )
 
@@ -72,12 +73,12 @@ func mountRoot(dev, target string, c Cmdline) (string, error) {
 			if len(known) > 0 {
 				has = "which has " + strings.Join(known, " ")
 			}
-			why = fmt.Sprintf("not in /proc/filesystems (%s); is its module in %s?", has, ModuleList)
+			why = fmt.Sprintf("not in /proc/filesystems (%s); is its module in %s?", has, bootabi.ModuleList)
 		}
 		tried = append(tried, t+": "+why)
 	}
 	if len(tried) == 0 {
-		return "", fmt.Errorf("mounting %s: no rootfstype= and the kernel knows no block filesystem (is the filesystem's module in %s?)", dev, ModuleList)
+		return "", fmt.Errorf("mounting %s: no rootfstype= and the kernel knows no block filesystem (is the filesystem's module in %s?)", dev, bootabi.ModuleList)
 	}
 	how := "rw"
 	if c.ReadOnly {

@@ -10,20 +10,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/fsbench/fsbench/wire/bootabi"
 	"golang.org/x/sys/unix"
-)
-
-// Kernel command line options of a helper boot.
-const (
-	OptSource = "fsbench.populate"        // the block device holding the tarball
-	OptTarget = "fsbench.populate.target" // the block device holding the new filesystem
-	OptFSType = "fsbench.populate.fstype"
-)
-
-// Marker lines the helper prints on the console, which the host waits for.
-const (
-	OKMarker   = "fsbench-populate: ok"
-	FailMarker = "fsbench-populate: failed"
 )
 
 // Helper does a helper boot's job once the initramfs has mounted /dev and
@@ -34,15 +22,15 @@ const (
 func Helper(opts map[string]string, out io.Writer) error {
 	err := helper(opts, out)
 	if err != nil {
-		fmt.Fprintf(out, "%s: %v\n", FailMarker, err)
+		fmt.Fprintf(out, "%s: %v\n", bootabi.PopulateFailed, err)
 	}
 	return err
 }
 
 func helper(opts map[string]string, out io.Writer) error {
-	src, dst, fstype := opts[OptSource], opts[OptTarget], opts[OptFSType]
+	src, dst, fstype := opts[bootabi.PopulateSource], opts[bootabi.PopulateTarget], opts[bootabi.PopulateFSType]
 	if src == "" || dst == "" || fstype == "" {
-		return fmt.Errorf("the kernel command line needs %s=, %s= and %s=", OptSource, OptTarget, OptFSType)
+		return fmt.Errorf("the kernel command line needs %s=, %s= and %s=", bootabi.PopulateSource, bootabi.PopulateTarget, bootabi.PopulateFSType)
 	}
 	for _, dev := range []string{src, dst} {
 		if err := waitFor(dev, 30*time.Second); err != nil {
@@ -83,7 +71,7 @@ func helper(opts map[string]string, out io.Writer) error {
 	if n < st.Entries {
 		return fmt.Errorf("wrote %d entries but read back %d", st.Entries, n)
 	}
-	fmt.Fprintf(out, "%s %d entries %d bytes\n", OKMarker, st.Entries, st.Bytes)
+	fmt.Fprintf(out, "%s %d entries %d bytes\n", bootabi.PopulateOK, st.Entries, st.Bytes)
 	return nil
 }
 

@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/fsbench/fsbench/internal/srcfile"
 	"github.com/fsbench/fsbench/spec"
 	"github.com/fsbench/fsbench/spec/diag"
-	"github.com/fsbench/fsbench/spec/srcfile"
 )
 
 // listFlag collects a repeatable flag.

@@ -6,9 +6,9 @@ import (
 	"os"
 
 	"github.com/fsbench/fsbench/internal/atomicfile"
+	"github.com/fsbench/fsbench/internal/srcfile"
 	"github.com/fsbench/fsbench/spec/diag"
 	"github.com/fsbench/fsbench/spec/hclfmt"
-	"github.com/fsbench/fsbench/spec/srcfile"
 )
 
 func runFmt(env *Env, args []string) int {

@@ -17,11 +17,11 @@ import (
 	"github.com/fsbench/fsbench/driver"
 	"github.com/fsbench/fsbench/driver/console"
 	"github.com/fsbench/fsbench/driver/lava"
-	"github.com/fsbench/fsbench/driver/qemu/kernel"
 	"github.com/fsbench/fsbench/imagegen"
 	"github.com/fsbench/fsbench/imagegen/payload"
 	"github.com/fsbench/fsbench/internal/atomicfile"
 	"github.com/fsbench/fsbench/plan"
+	"github.com/fsbench/fsbench/qemu/kernel"
 	"github.com/fsbench/fsbench/spec"
 )
 

@@ -15,13 +15,13 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/fsbench/fsbench/filesystems"
+	"github.com/fsbench/fsbench/internal/fields"
 	"github.com/fsbench/fsbench/internal/gitrev"
 	"github.com/fsbench/fsbench/internal/units"
 	"github.com/fsbench/fsbench/plan"
 	"github.com/fsbench/fsbench/plan/plandiff"
 	"github.com/fsbench/fsbench/recipes"
 	"github.com/fsbench/fsbench/spec"
-	"github.com/fsbench/fsbench/spec/fields"
 )
 
 func runPlan(env *Env, args []string) int {

@@ -7,10 +7,10 @@ import (
 	"strings"
 
 	"github.com/fsbench/fsbench/filesystems"
+	"github.com/fsbench/fsbench/internal/fields"
 	"github.com/fsbench/fsbench/internal/units"
 	"github.com/fsbench/fsbench/plan"
 	"github.com/fsbench/fsbench/recipes"
-	"github.com/fsbench/fsbench/spec/fields"
 	"github.com/fsbench/fsbench/wire/arch"
 )
 

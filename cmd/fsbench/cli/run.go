@@ -14,9 +14,9 @@ import (
 
 	"github.com/fsbench/fsbench/capture"
 	"github.com/fsbench/fsbench/driver"
-	"github.com/fsbench/fsbench/driver/qemu/kernel"
 	"github.com/fsbench/fsbench/imagegen"
 	"github.com/fsbench/fsbench/imagegen/payload"
+	"github.com/fsbench/fsbench/qemu/kernel"
 	"github.com/fsbench/fsbench/wire/resultframe"
 )
 

@@ -17,7 +17,7 @@ import (
 
 	"github.com/sirupsen/logrus"
 
-	"github.com/fsbench/fsbench/driver/qemu/kernel"
+	"github.com/fsbench/fsbench/qemu/kernel"
 	"github.com/fsbench/fsbench/wire/arch"
 )
 

@@ -8,9 +8,9 @@ import (
 
 	"github.com/sirupsen/logrus"
 
-	"github.com/fsbench/fsbench/driver/qemu/initramfs"
-	"github.com/fsbench/fsbench/driver/qemu/kernel"
 	"github.com/fsbench/fsbench/internal/atomicfile"
+	"github.com/fsbench/fsbench/qemu/initramfs"
+	"github.com/fsbench/fsbench/qemu/kernel"
 	"github.com/fsbench/fsbench/wire/arch"
 )
 

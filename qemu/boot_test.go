@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fsbench/fsbench/driver/qemu/kernel"
+	"github.com/fsbench/fsbench/qemu/kernel"
 )
 
 // testMemory is enough for these small roots, and a smaller guest boots

@@ -1,57 +1,23 @@
-package bootinit
+package parttable
 
 import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/diskfs/go-diskfs/partition/gpt"
+	"github.com/fsbench/fsbench/internal/testenv"
+	"github.com/fsbench/fsbench/wire/parttable/parttabletest"
 )
 
 // The tables are made by sgdisk and sfdisk, and what ReadTable finds is
 // compared with what sfdisk --json reads back, so that the parser is
 // checked against tools that share none of its code.
-
-func needTool(t *testing.T, name string) {
-	t.Helper()
-	if _, err := exec.LookPath(name); err != nil {
-		t.Skipf("%s not installed", name)
-	}
-}
-
-func run(t *testing.T, stdin string, name string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command(name, args...)
-	cmd.Stdin = strings.NewReader(stdin)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("%s %v: %v\n%s", name, args, err, errb.String())
-	}
-	return out.String()
-}
-
-func sparseImage(t *testing.T, size int64) string {
-	t.Helper()
-	p := filepath.Join(t.TempDir(), "disk.img")
-	f, err := os.Create(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if err := f.Truncate(size); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
 
 func readTableFile(t *testing.T, path string, sectorSize int) (*Table, error) {
 	t.Helper()
@@ -84,7 +50,7 @@ type sfdiskView struct {
 func checkAgainstSfdisk(t *testing.T, img string, got *Table) {
 	t.Helper()
 	var v sfdiskView
-	if err := json.Unmarshal([]byte(run(t, "", "sfdisk", "--json", img)), &v); err != nil {
+	if err := json.Unmarshal([]byte(testenv.Run(t, "", "sfdisk", "--json", img)), &v); err != nil {
 		t.Fatal(err)
 	}
 	pt := v.PartitionTable
@@ -110,58 +76,17 @@ func checkAgainstSfdisk(t *testing.T, img string, got *Table) {
 }
 
 const (
-	diskGUID  = "6e0a2b8c-7b1f-4e7e-9a53-0f1d6c2b9a11"
-	bootGUID  = "0b6a9f8e-1c2d-4e3f-8a9b-0c1d2e3f4a5b"
-	rootGUID  = "C0FFEE00-1234-4abc-9def-00112233AABB" // upper case on purpose
-	slot4GUID = "11111111-2222-4333-8444-555555555555"
+	diskGUID  = parttabletest.DiskGUID
+	bootGUID  = parttabletest.BootGUID
+	rootGUID  = parttabletest.RootGUID
+	slot4GUID = parttabletest.Slot4GUID
 )
-
-// gptImage is made once: sgdisk sleeps a second after writing, waiting
-// for a kernel re-read that a file never gets. Tests copy it.
-var gptImage struct {
-	once sync.Once
-	data []byte
-	err  error
-}
 
 func makeGPT(t *testing.T) string {
 	t.Helper()
-	needTool(t, "sgdisk")
-	needTool(t, "sfdisk")
-	gptImage.once.Do(func() {
-		dir, err := os.MkdirTemp("", "bootinit-gpt-")
-		if err != nil {
-			gptImage.err = err
-			return
-		}
-		defer os.RemoveAll(dir)
-		img := filepath.Join(dir, "disk.img")
-		if err := os.WriteFile(img, nil, 0o644); err != nil {
-			gptImage.err = err
-			return
-		}
-		if err := os.Truncate(img, 16<<20); err != nil {
-			gptImage.err = err
-			return
-		}
-		// Slot 3 stays empty: the kernel numbers GPT partitions by slot,
-		// so the fourth is vda4 whatever comes before it.
-		out, err := exec.Command("sgdisk", "-o", "-U", diskGUID,
-			"-n", "1:2048:+1M", "-t", "1:ef00", "-c", "1:boot", "-u", "1:"+bootGUID,
-			"-n", "2:0:+8M", "-t", "2:8300", "-c", "2:root fs é", "-u", "2:"+rootGUID,
-			"-n", "4:0:0", "-t", "4:8300", "-c", "4:data", "-u", "4:"+slot4GUID,
-			img).CombinedOutput()
-		if err != nil {
-			gptImage.err = fmt.Errorf("sgdisk: %v\n%s", err, out)
-			return
-		}
-		gptImage.data, gptImage.err = os.ReadFile(img)
-	})
-	if gptImage.err != nil {
-		t.Fatal(gptImage.err)
-	}
-	img := filepath.Join(t.TempDir(), "disk.img")
-	if err := os.WriteFile(img, gptImage.data, 0o644); err != nil {
+	testenv.Tools(t, "sgdisk", "sfdisk")
+	img, err := parttabletest.GPT(t.TempDir())
+	if err != nil {
 		t.Fatal(err)
 	}
 	return img
@@ -238,7 +163,7 @@ func TestReadTableGPTBadChecksum(t *testing.T) {
 // TestReadTableGPT4K uses go-diskfs for a 4096-byte-sector GPT, which
 // sgdisk and sfdisk cannot make in a file.
 func TestReadTableGPT4K(t *testing.T) {
-	img := sparseImage(t, 64<<20)
+	img := testenv.SparseFile(t, 64<<20)
 	f, err := os.OpenFile(img, os.O_RDWR, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -265,10 +190,10 @@ func TestReadTableGPT4K(t *testing.T) {
 }
 
 func TestReadTableMBR(t *testing.T) {
-	needTool(t, "sfdisk")
-	img := sparseImage(t, 64<<20)
+	testenv.Tool(t, "sfdisk")
+	img := testenv.SparseFile(t, 64<<20)
 	// Primary 1, extended 2 holding logical 5 and 6, primary 3 after it.
-	run(t, "label: dos\nlabel-id: 0x0a1b2c3d\n"+
+	testenv.Run(t, "label: dos\nlabel-id: 0x0a1b2c3d\n"+
 		img+"1 : start=2048, size=16384, type=83\n"+
 		img+"2 : start=18432, size=65536, type=5\n"+
 		img+"3 : start=86016, size=16384, type=83\n"+
@@ -295,7 +220,7 @@ func TestReadTableMBR(t *testing.T) {
 }
 
 func TestReadTableNone(t *testing.T) {
-	img := sparseImage(t, 8<<20)
+	img := testenv.SparseFile(t, 8<<20)
 	if _, err := readTableFile(t, img, 512); !errors.Is(err, ErrNoTable) {
 		t.Errorf("zeros: %v", err)
 	}
@@ -303,7 +228,7 @@ func TestReadTableNone(t *testing.T) {
 	// mkfs.vfat's as an MBR without partitions (its entries are zeros);
 	// either way no partition may come out of it.
 	if _, err := exec.LookPath("mkfs.vfat"); err == nil {
-		run(t, "", "mkfs.vfat", img)
+		testenv.Run(t, "", "mkfs.vfat", img)
 		if tab, err := readTableFile(t, img, 512); err == nil && len(tab.Partitions) != 0 {
 			t.Errorf("FAT boot sector read as %+v", tab)
 		}

@@ -16,9 +16,9 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/fsbench/fsbench/capture"
-	"github.com/fsbench/fsbench/driver/qemu/initramfs"
-	"github.com/fsbench/fsbench/driver/qemu/internal/testkernel"
-	"github.com/fsbench/fsbench/driver/qemu/kernel"
+	"github.com/fsbench/fsbench/qemu/initramfs"
+	"github.com/fsbench/fsbench/qemu/internal/testkernel"
+	"github.com/fsbench/fsbench/qemu/kernel"
 	"github.com/fsbench/fsbench/wire/arch"
 )
 
@@ -108,7 +108,7 @@ func program(t *testing.T, pkg, name string) string {
 
 const (
 	testinitPkg  = "target/bootinit/internal/testinit"
-	guestinitPkg = "driver/qemu/internal/guestinit"
+	guestinitPkg = "qemu/internal/guestinit"
 )
 
 // guestKernel returns the Debian kernel for arch and the file to boot.

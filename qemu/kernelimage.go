@@ -5,7 +5,7 @@ import (
 
 	"github.com/sirupsen/logrus"
 
-	"github.com/fsbench/fsbench/driver/qemu/kernel"
+	"github.com/fsbench/fsbench/qemu/kernel"
 )
 
 // BootKernel returns the file to boot k from (Machine.Kernel): the

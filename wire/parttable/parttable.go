@@ -1,4 +1,4 @@
-package bootinit
+package parttable
 
 import (
 	"bytes"
@@ -246,8 +246,8 @@ func readMBR(r io.ReaderAt, mbr []byte, ss int64) (*Table, error) {
 	return t, nil
 }
 
-// describe lists a table's partitions for an error message.
-func (t *Table) describe(disk string) string {
+// Describe lists the partitions of the table of disk for an error message.
+func (t *Table) Describe(disk string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s table, disk id %s", disk, t.Type, t.DiskID)
 	for _, p := range t.Partitions {

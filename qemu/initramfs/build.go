@@ -13,8 +13,8 @@ import (
 	"github.com/klauspost/compress/zstd"
 	"github.com/ulikunitz/xz"
 
-	"github.com/fsbench/fsbench/driver/qemu/kernel"
-	"github.com/fsbench/fsbench/target/bootinit"
+	"github.com/fsbench/fsbench/qemu/kernel"
+	"github.com/fsbench/fsbench/wire/bootabi"
 )
 
 // Boot describes the initramfs that boots a Debian kernel into a root
@@ -33,7 +33,7 @@ type Boot struct {
 
 // Build writes the gzip-compressed initramfs of b to w and returns the
 // module files it holds, in load order, as bootinit finds them listed in
-// bootinit.ModuleList. The archive holds:
+// bootabi.ModuleList. The archive holds:
 //
 //	dev/ dev/console proc/ sys/ newroot/   (bootinit's mount points; the
 //	                                        console gives /init its stdio)
@@ -64,10 +64,10 @@ func Build(w io.Writer, b Boot) ([]string, error) {
 	cw.CharDev("dev/console", 0o600, 5, 1)
 	cw.Dir("proc", 0o555)
 	cw.Dir("sys", 0o555)
-	cw.Dir(strings.TrimPrefix(bootinit.NewRoot, "/"), 0o755)
+	cw.Dir(strings.TrimPrefix(bootabi.NewRoot, "/"), 0o755)
 	cw.Dir("etc", 0o755)
 	cw.Dir("etc/fsbench", 0o755)
-	cw.File(strings.TrimPrefix(bootinit.ModuleList, "/"), 0o644, []byte(joinLines(list)))
+	cw.File(strings.TrimPrefix(bootabi.ModuleList, "/"), 0o644, []byte(joinLines(list)))
 	dirs := map[string]bool{}
 	for i, rel := range rels {
 		data, err := moduleBytes(filepath.Join(b.Kernel.ModulesDir, rel))

@@ -13,8 +13,8 @@ import (
 	"github.com/klauspost/compress/zstd"
 	"github.com/ulikunitz/xz"
 
-	"github.com/fsbench/fsbench/driver/qemu/internal/testkernel"
-	"github.com/fsbench/fsbench/driver/qemu/kernel"
+	"github.com/fsbench/fsbench/qemu/internal/testkernel"
+	"github.com/fsbench/fsbench/qemu/kernel"
 )
 
 func fakeInit(t *testing.T) string {
