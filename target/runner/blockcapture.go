@@ -169,7 +169,7 @@ func (c *blockCapture) finish(out *Outcome) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	t := c.enc.Totals()
-	out.metric("trace_records", float64(t.Records), "")
+	out.Metric("trace_records", float64(t.Records), "")
 	lost := max(c.lost, overrun)
 	var why []string
 	if lost > 0 {
@@ -182,19 +182,19 @@ func (c *blockCapture) finish(out *Outcome) {
 		why = append(why, c.parseErr.Error())
 	}
 	if c.failed > 0 {
-		out.attr("block_trace_failed", fmt.Sprintf("%d requests failed", c.failed))
+		out.Attr("block_trace_failed", fmt.Sprintf("%d requests failed", c.failed))
 	}
 	if len(why) > 0 {
-		out.attr("block_trace_lost", strings.Join(why, "; "))
+		out.Attr("block_trace_lost", strings.Join(why, "; "))
 		return
 	}
 	s, err := c.enc.String()
 	if err != nil {
-		out.attr("block_trace_lost", err.Error())
+		out.Attr("block_trace_lost", err.Error())
 		return
 	}
-	out.attr("block_trace_lost", "0")
-	out.attr("block_trace", s)
+	out.Attr("block_trace_lost", "0")
+	out.Attr("block_trace", s)
 }
 
 // overrun sums the events the instance's buffers dropped

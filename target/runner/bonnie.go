@@ -119,29 +119,29 @@ func runBonnie(ctx context.Context, dir string, c bonConfig, out *Outcome) error
 		tests = append(tests, ft...)
 	}
 
-	out.metric("file_size", float64(c.size), "B")
+	out.Metric("file_size", float64(c.size), "B")
 	var fast []string
 	for _, t := range tests {
 		secs := t.elapsed.Seconds()
 		switch {
 		case strings.HasSuffix(t.name, "_block") || t.name == "rewrite":
-			out.metric(t.name, float64(c.size)/1024/secs, "K/s")
+			out.Metric(t.name, float64(c.size)/1024/secs, "K/s")
 		case t.name == "seeks":
-			out.metric(t.name, bonSeeks/secs, "/s")
+			out.Metric(t.name, bonSeeks/secs, "/s")
 		default:
-			out.metric(t.name, float64(c.files*bonDirUnit)/secs, "/s")
+			out.Metric(t.name, float64(c.files*bonDirUnit)/secs, "/s")
 		}
-		out.metric(t.name+"_cpu", 100*t.cpu.Seconds()/secs, "%")
+		out.Metric(t.name+"_cpu", 100*t.cpu.Seconds()/secs, "%")
 		if t.elapsed < bonMinTime {
 			fast = append(fast, t.name)
 		}
 		if t.name == "seeks" {
-			out.metric("num_files", float64(c.files), "x1024")
+			out.Metric("num_files", float64(c.files), "x1024")
 		}
 	}
-	out.attr("per_char", "skipped (bonnie++ -f)")
+	out.Attr("per_char", "skipped (bonnie++ -f)")
 	if len(fast) > 0 {
-		out.attr("too_fast", strings.Join(fast, ","))
+		out.Attr("too_fast", strings.Join(fast, ","))
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"time"
 
+	"github.com/fsbench/fsbench/target/linux"
 	"github.com/fsbench/fsbench/wire/runplan"
 )
 
@@ -41,13 +42,13 @@ func bootTime(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 	}
 	out := &Outcome{RebootAfter: true}
 	if ready < 0 {
-		if err := writeKmsg(ReadyMessage); err != nil {
+		if err := linux.WriteKmsg(ReadyMessage); err != nil {
 			return nil, fmt.Errorf("writing the kernel log: %w", err)
 		}
 		if root, ready, err = bootMarks(re); err != nil {
 			return nil, err
 		}
-		out.attr("ready_mark", "runner")
+		out.Attr("ready_mark", "runner")
 	}
 	if root < 0 {
 		return nil, fmt.Errorf("no kernel log line matches root_mount_pattern %q (was the log overwritten, or does the kernel print another line?)", pattern)
@@ -55,9 +56,9 @@ func bootTime(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 	if ready < 0 {
 		return nil, fmt.Errorf("the runner's own kernel log line is missing")
 	}
-	out.metric("target_boot", usec(ready-root).Seconds(), "s")
-	out.metric("kernel_to_root", usec(root).Seconds(), "s")
-	out.metric("kernel_to_ready", usec(ready).Seconds(), "s")
+	out.Metric("target_boot", usec(ready-root).Seconds(), "s")
+	out.Metric("kernel_to_root", usec(root).Seconds(), "s")
+	out.Metric("kernel_to_ready", usec(ready).Seconds(), "s")
 	return out, nil
 }
 
@@ -66,7 +67,7 @@ func usec(n int64) time.Duration { return time.Duration(n) * time.Microsecond }
 // bootMarks finds the kernel timestamps of the root mount and of the
 // ready line after it, -1 for each one missing.
 func bootMarks(rootMount *regexp.Regexp) (root, ready int64, err error) {
-	recs, err := readKmsg()
+	recs, err := linux.ReadKmsg()
 	if err != nil {
 		return -1, -1, err
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fsbench/fsbench/target/linux"
 	"github.com/fsbench/fsbench/wire/runplan"
 )
 
@@ -57,14 +58,14 @@ type kernelNotes struct {
 // name, e.g. "vdb3" in "EXT4-fs (vdb3): ..."), after sequence number
 // since (-1: the whole log).
 func deviceLog(dev string, since int64) (*kernelNotes, error) {
-	recs, err := readKmsg()
+	recs, err := linux.ReadKmsg()
 	if err != nil {
 		return nil, err
 	}
-	return notesFor(recs, blockName(dev), since), nil
+	return notesFor(recs, linux.BlockName(dev), since), nil
 }
 
-func notesFor(recs []kmsgRecord, name string, since int64) *kernelNotes {
+func notesFor(recs []linux.KmsgRecord, name string, since int64) *kernelNotes {
 	re := regexp.MustCompile(`(^|[^A-Za-z0-9])` + regexp.QuoteMeta(name) + `([^0-9]|$)`)
 	n := &kernelNotes{}
 	for _, r := range recs {
@@ -94,7 +95,7 @@ func notesFor(recs []kmsgRecord, name string, since int64) *kernelNotes {
 
 // lastKmsgSeq is the sequence number of the newest kernel log record.
 func lastKmsgSeq() int64 {
-	recs, err := readKmsg()
+	recs, err := linux.ReadKmsg()
 	if err != nil || len(recs) == 0 {
 		return -1
 	}
@@ -117,29 +118,29 @@ type inspection struct {
 
 // record adds the inspection to an outcome.
 func (in *inspection) record(out *Outcome) {
-	out.attr("consistency", in.Class)
-	out.metric("mount_errno", float64(errnoOf(in.MountErr)), "")
+	out.Attr("consistency", in.Class)
+	out.Metric("mount_errno", float64(errnoOf(in.MountErr)), "")
 	if in.MountErr != nil {
-		out.attr("mount_error", in.MountErr.Error())
+		out.Attr("mount_error", in.MountErr.Error())
 	}
 	if in.MountedBy != "" {
-		out.attr("mounted_by", in.MountedBy)
+		out.Attr("mounted_by", in.MountedBy)
 	}
-	out.metric("kernel_errors", float64(in.Notes.Errors), "")
-	out.metric("kernel_warnings", float64(in.Notes.Warnings), "")
-	out.metric("kernel_recovery", float64(in.Notes.Recovery), "")
+	out.Metric("kernel_errors", float64(in.Notes.Errors), "")
+	out.Metric("kernel_warnings", float64(in.Notes.Warnings), "")
+	out.Metric("kernel_recovery", float64(in.Notes.Recovery), "")
 	if len(in.Notes.Lines) > 0 {
-		out.attr("kernel_log", strings.Join(in.Notes.Lines, " | "))
+		out.Attr("kernel_log", strings.Join(in.Notes.Lines, " | "))
 	}
-	out.attr("checker", in.Checker)
+	out.Attr("checker", in.Checker)
 	if in.Checked {
-		out.metric("fsck_exit", float64(in.CheckCode), "")
-		out.attr("fsck", map[bool]string{true: "clean", false: "errors"}[in.CheckClean])
+		out.Metric("fsck_exit", float64(in.CheckCode), "")
+		out.Attr("fsck", map[bool]string{true: "clean", false: "errors"}[in.CheckClean])
 	} else {
-		out.attr("fsck", "not run")
+		out.Attr("fsck", "not run")
 	}
 	if in.Repaired {
-		out.attr("repaired", "true")
+		out.Attr("repaired", "true")
 	}
 }
 
@@ -213,6 +214,17 @@ func repair(ctx context.Context, e *Env, p *runplan.Partition) error {
 // point: sinceSeq's, or a kmsgCursor's.
 type kernelLog func(dev string) (*kernelNotes, error)
 
+// cursorLog is the kernel log after the cursor c was opened.
+func cursorLog(c *linux.KmsgCursor) kernelLog {
+	return func(dev string) (*kernelNotes, error) {
+		recs, err := c.Read()
+		if err != nil {
+			return nil, err
+		}
+		return notesFor(recs, linux.BlockName(dev), -1), nil
+	}
+}
+
 // sinceSeq is the kernel log after record seq (-1: all of it).
 func sinceSeq(seq int64) kernelLog {
 	return func(dev string) (*kernelNotes, error) { return deviceLog(dev, seq) }
@@ -222,7 +234,7 @@ func sinceSeq(seq int64) kernelLog {
 // kernel's messages from klog; when the mount fails it repairs and tries
 // once more. It returns the mount directory, "" when it did not mount.
 func mountInspect(ctx context.Context, e *Env, p *runplan.Partition, klog kernelLog, in *inspection) (string, error) {
-	at, err := mountedAt(p.Device)
+	at, err := linux.MountedAt(p.Device)
 	if err != nil {
 		return "", err
 	}

@@ -7,18 +7,19 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/fsbench/fsbench/target/linux"
 	"github.com/fsbench/fsbench/wire/runplan"
 )
 
 func TestParseKmsgLevelAndSeq(t *testing.T) {
-	r, ok := parseKmsg([]byte("11,842,5123456,-;EXT4-fs (vdb3): error loading journal\n"))
+	r, ok := linux.ParseKmsg([]byte("11,842,5123456,-;EXT4-fs (vdb3): error loading journal\n"))
 	if !ok || r.Level != 3 || r.Seq != 842 || r.Usec != 5123456 || r.Msg != "EXT4-fs (vdb3): error loading journal" {
 		t.Fatalf("parsed %+v, %v", r, ok)
 	}
 }
 
 func TestKernelNotesForOneDevice(t *testing.T) {
-	recs := []kmsgRecord{
+	recs := []linux.KmsgRecord{
 		{Level: 6, Seq: 1, Msg: "EXT4-fs (vdb3): recovery complete"},
 		{Level: 3, Seq: 2, Msg: "EXT4-fs error (device vdb30): something on another partition"},
 		{Level: 4, Seq: 3, Msg: "BTRFS warning (device vdb3): csum failed"},

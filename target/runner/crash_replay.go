@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/fsbench/fsbench/target/linux"
 	"github.com/fsbench/fsbench/wire/logwrites"
 	"github.com/fsbench/fsbench/wire/runplan"
 )
@@ -226,7 +227,7 @@ type stateWorker struct {
 // startWorkers sets up the replay's devices: in memory, one copy per
 // worker, or the partition itself for one worker.
 func (c *crashCampaign) startWorkers(l *logwrites.Log, replayOn string, parallel int, logBytes int64, skip int) ([]*stateWorker, error) {
-	sectors, err := blockSectors(c.part.Device)
+	sectors, err := linux.BlockSectors(c.part.Device)
 	if err != nil {
 		return nil, err
 	}
@@ -314,11 +315,11 @@ func workerCount(parallel, cpus int, fsType string) (int, string) {
 }
 
 func (c *crashCampaign) newWorker(i int, l *logwrites.Log, dev *os.File, origin, cow string, sectors uint64, skip int) (*stateWorker, error) {
-	originNum, err := devNumber(origin)
+	originNum, err := linux.DevNumber(origin)
 	if err != nil {
 		return nil, err
 	}
-	cowNum, err := devNumber(cow)
+	cowNum, err := linux.DevNumber(cow)
 	if err != nil {
 		return nil, err
 	}
@@ -406,13 +407,13 @@ func (w *stateWorker) checkState(ctx context.Context, st logwrites.State, fsck b
 	sp.Device = snap.node
 	forgetBtrfs(sp.FS)
 	in := &inspection{}
-	klog, err := newKmsgCursor()
+	klog, err := linux.NewKmsgCursor()
 	if err != nil {
 		return r, err
 	}
-	defer klog.close()
+	defer klog.Close()
 	clock.lap(phaseSnapshot)
-	mnt, err := mountInspect(ctx, e, &sp, klog.notes, in)
+	mnt, err := mountInspect(ctx, e, &sp, cursorLog(klog), in)
 	if err != nil {
 		return r, err
 	}

@@ -18,6 +18,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/fsbench/fsbench/target/linux"
 	"github.com/fsbench/fsbench/wire/logwrites"
 	"github.com/fsbench/fsbench/wire/runplan"
 )
@@ -157,12 +158,12 @@ func crashStates(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 	if c.logPart == nil {
 		return nil, fmt.Errorf("the plan has no partition %q for the write log", logName)
 	}
-	if mounted, err := mountedAt(c.logPart.Device); err != nil {
+	if mounted, err := linux.MountedAt(c.logPart.Device); err != nil {
 		return nil, err
 	} else if len(mounted) > 0 {
 		return nil, fmt.Errorf("the log partition %s is mounted at %s; crash_states overwrites it", logName, mounted[0])
 	}
-	sectors, err := blockSectors(c.logPart.Device)
+	sectors, err := linux.BlockSectors(c.logPart.Device)
 	if err != nil {
 		return nil, err
 	}
@@ -206,7 +207,7 @@ func (e *Env) crashResultsPath() string {
 
 // linear maps bytes [off, off+n) of dev as a device of its own.
 func linear(name, dev string, off, n int64) (*dmDevice, error) {
-	num, err := devNumber(dev)
+	num, err := linux.DevNumber(dev)
 	if err != nil {
 		return nil, err
 	}
@@ -248,15 +249,15 @@ func (c *crashCampaign) record(ctx context.Context, sc *crashScratch) error {
 	if err != nil {
 		return err
 	}
-	partNum, err := devNumber(c.part.Device)
+	partNum, err := linux.DevNumber(c.part.Device)
 	if err != nil {
 		return err
 	}
-	logNum, err := devNumber(logDev.node)
+	logNum, err := linux.DevNumber(logDev.node)
 	if err != nil {
 		return err
 	}
-	sectors, err := blockSectors(c.part.Device)
+	sectors, err := linux.BlockSectors(c.part.Device)
 	if err != nil {
 		return err
 	}
@@ -284,11 +285,11 @@ func (c *crashCampaign) record(ctx context.Context, sc *crashScratch) error {
 		return err
 	}
 	forgetBtrfs(c.part.FS)
-	fl, err := flagsOf(c.part.Flags)
+	fl, err := linux.FlagsOf(c.part.Flags)
 	if err != nil {
 		return err
 	}
-	if _, err := mount(lw.node, dir, c.part.FS, fl, c.part.Data); err != nil {
+	if _, err := linux.Mount(lw.node, dir, c.part.FS, fl, c.part.Data); err != nil {
 		return fmt.Errorf("mounting %s through dm-log-writes: %w", c.part.Name, err)
 	}
 	e.startCleaner(&through, dir)
@@ -344,7 +345,7 @@ func (c *crashCampaign) openLog() (*logwrites.Log, *os.File, error) {
 		f.Close()
 		return nil, nil, fmt.Errorf("dropping the cached blocks of %s: %w", c.logPart.Device, err)
 	}
-	devSize, err := blockSectors(c.part.Device)
+	devSize, err := linux.BlockSectors(c.part.Device)
 	if err != nil {
 		f.Close()
 		return nil, nil, err
@@ -478,43 +479,43 @@ func (c *crashCampaign) outcome(sc *crashScratch, all, chosen []logwrites.State,
 		}
 	}
 	for _, class := range []string{ConsClean, ConsAutoFix, ConsErrors, ConsFsck, ConsFatal} {
-		out.metric("consistency."+class, float64(cons[class]), "states")
+		out.Metric("consistency."+class, float64(cons[class]), "states")
 	}
 	for _, class := range []string{DataIntact, DataLostUnsynced, DataLostSynced, DataCorrupt} {
-		out.metric("data."+class, float64(data[class]), "states")
+		out.Metric("data."+class, float64(data[class]), "states")
 	}
-	out.metric("states", float64(len(all)), "")
-	out.metric("states_checked", float64(checked), "")
-	out.metric("states_skipped", float64(len(all)-checked), "")
-	out.metric("log_entries", float64(sc.Entries), "")
-	out.metric("log_bytes", float64(sc.LogBytes), "bytes")
-	out.metric("record_time", sc.RecordTime, "s")
-	out.metric("replay_time", replayTime, "s")
+	out.Metric("states", float64(len(all)), "")
+	out.Metric("states_checked", float64(checked), "")
+	out.Metric("states_skipped", float64(len(all)-checked), "")
+	out.Metric("log_entries", float64(sc.Entries), "")
+	out.Metric("log_bytes", float64(sc.LogBytes), "bytes")
+	out.Metric("record_time", sc.RecordTime, "s")
+	out.Metric("replay_time", replayTime, "s")
 	if replayTime > 0 {
-		out.metric("states_per_minute", float64(checked)/replayTime*60, "states/min")
+		out.Metric("states_per_minute", float64(checked)/replayTime*60, "states/min")
 	}
-	out.metric("snapshot_used_max", float64(snapshot), "bytes")
+	out.Metric("snapshot_used_max", float64(snapshot), "bytes")
 	if checked > 0 {
-		out.attr("state_time", phaseShares(phases, checked))
+		out.Attr("state_time", phaseShares(phases, checked))
 	}
-	out.metric("resumed", float64(sc.Resumed), "")
-	out.metric("states_reused", float64(sc.Reused), "")
+	out.Metric("resumed", float64(sc.Resumed), "")
+	out.Metric("states_reused", float64(sc.Reused), "")
 	if n := len(all) - len(chosen); n > 0 {
-		out.attr("states_not_chosen", fmt.Sprintf("%d states beyond max_states", n))
+		out.Attr("states_not_chosen", fmt.Sprintf("%d states beyond max_states", n))
 	}
 	if len(skipped) > 0 {
-		out.attr("skipped_states", clipList(skipped, 20))
+		out.Attr("skipped_states", clipList(skipped, 20))
 	}
-	out.attr("workload", c.work.kind)
-	out.attr("replay_on", c.replayOn)
+	out.Attr("workload", c.work.kind)
+	out.Attr("replay_on", c.replayOn)
 	if firstBad != nil {
-		out.attr("first_bad_state", fmt.Sprint(firstBad.Applied))
-		out.attr("first_bad_entry", firstBad.Entry)
-		out.attr("first_bad_class", firstBad.Consistency+"/"+firstBad.Data)
+		out.Attr("first_bad_state", fmt.Sprint(firstBad.Applied))
+		out.Attr("first_bad_entry", firstBad.Entry)
+		out.Attr("first_bad_class", firstBad.Consistency+"/"+firstBad.Data)
 		for k, v := range map[string]string{"first_bad_last_op": firstBad.LastOp, "first_bad_mount": firstBad.Mount,
 			"first_bad_checker": firstBad.Checker, "first_bad_data": firstBad.Problems} {
 			if v != "" {
-				out.attr(k, v)
+				out.Attr(k, v)
 			}
 		}
 	}
@@ -607,7 +608,7 @@ func readStateResults(path string) (map[int]stateResult, error) {
 // zeroOut zeroes a whole block device (BLKZEROOUT: the device's write
 // zeroes where it has them).
 func zeroOut(dev string) error {
-	sectors, err := blockSectors(dev)
+	sectors, err := linux.BlockSectors(dev)
 	if err != nil {
 		return err
 	}
@@ -653,9 +654,9 @@ func forgetBtrfs(fsType string) {
 // its device-mapper devices.
 func crashTeardown(e *Env) {
 	if e.Part != nil {
-		if at, err := mountedAt(e.Part.Device); err == nil {
+		if at, err := linux.MountedAt(e.Part.Device); err == nil {
 			for _, m := range slices.Backward(at) {
-				unmount(m)
+				linux.Unmount(m)
 			}
 		}
 	}
@@ -669,7 +670,7 @@ func crashTeardown(e *Env) {
 			}
 			var st, parent unix.Stat_t
 			if unix.Stat(dir, &st) == nil && unix.Stat(filepath.Dir(dir), &parent) == nil && st.Dev != parent.Dev {
-				unmount(dir)
+				linux.Unmount(dir)
 			}
 		}
 	}

@@ -340,16 +340,16 @@ func allZero(b []byte) bool {
 
 // record adds the report to an outcome.
 func (r *DataReport) record(out *Outcome) {
-	out.attr("data", r.Class)
-	out.metric("files_found", float64(r.Files), "")
-	out.metric("files_synced", float64(r.SyncedFiles), "")
-	out.metric("synced_bytes", float64(r.SyncedBytes), "bytes")
-	out.metric("lost_synced_bytes", float64(r.LostSynced), "bytes")
-	out.metric("missing_synced_files", float64(r.MissingSynced), "")
-	out.metric("files_lost_unsynced", float64(r.LostUnsynced), "")
-	out.metric("corrupt_files", float64(r.CorruptFiles), "")
-	out.metric("read_errors", float64(r.ReadErrors), "")
+	out.Attr("data", r.Class)
+	out.Metric("files_found", float64(r.Files), "")
+	out.Metric("files_synced", float64(r.SyncedFiles), "")
+	out.Metric("synced_bytes", float64(r.SyncedBytes), "bytes")
+	out.Metric("lost_synced_bytes", float64(r.LostSynced), "bytes")
+	out.Metric("missing_synced_files", float64(r.MissingSynced), "")
+	out.Metric("files_lost_unsynced", float64(r.LostUnsynced), "")
+	out.Metric("corrupt_files", float64(r.CorruptFiles), "")
+	out.Metric("read_errors", float64(r.ReadErrors), "")
 	if len(r.Problems) > 0 {
-		out.attr("data_problems", strings.Join(r.Problems, "; "))
+		out.Attr("data_problems", strings.Join(r.Problems, "; "))
 	}
 }

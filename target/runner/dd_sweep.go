@@ -186,12 +186,12 @@ func ddRead(fd int, buf []byte, full bool, short *int64) (int, error) {
 // rate in decimal megabytes a second ("48 MiB copied, 0.3 s, 168 MB/s").
 func (st ddStats) report(out *Outcome, dir string) {
 	secs := st.elapsed.Seconds()
-	out.metric(dir+"_bytes", float64(st.bytes), "B")
-	out.metric(dir+"_time", secs, "s")
-	out.metric(dir+"_rate", float64(st.bytes)/secs/1e6, "MB/s")
-	out.attr(dir+"_records_in", strconv.FormatInt(st.fullIn, 10)+"+"+strconv.FormatInt(st.partialIn, 10))
-	out.attr(dir+"_records_out", strconv.FormatInt(st.fullOut, 10)+"+"+strconv.FormatInt(st.partialOut, 10))
+	out.Metric(dir+"_bytes", float64(st.bytes), "B")
+	out.Metric(dir+"_time", secs, "s")
+	out.Metric(dir+"_rate", float64(st.bytes)/secs/1e6, "MB/s")
+	out.Attr(dir+"_records_in", strconv.FormatInt(st.fullIn, 10)+"+"+strconv.FormatInt(st.partialIn, 10))
+	out.Attr(dir+"_records_out", strconv.FormatInt(st.fullOut, 10)+"+"+strconv.FormatInt(st.partialOut, 10))
 	if st.shortReads > 0 {
-		out.attr(dir+"_short_reads", strconv.FormatInt(st.shortReads, 10))
+		out.Attr(dir+"_short_reads", strconv.FormatInt(st.shortReads, 10))
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/fsbench/fsbench/target/linux"
 	"golang.org/x/sys/unix"
 )
 
@@ -191,24 +192,10 @@ func (d *dmDevice) remove() error {
 	return fmt.Errorf("removing device-mapper device %s: %w", d.name, err)
 }
 
-// blockSectors is the size of a block device in 512-byte sectors.
-func blockSectors(dev string) (uint64, error) {
-	fd, err := unix.Open(dev, unix.O_RDONLY|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return 0, err
-	}
-	defer unix.Close(fd)
-	var size uint64
-	if _, _, errno := unix.Syscall(unix.SYS_IOCTL, uintptr(fd), unix.BLKGETSIZE64, uintptr(unsafe.Pointer(&size))); errno != 0 {
-		return 0, fmt.Errorf("size of %s: %w", dev, errno)
-	}
-	return size / 512, nil
-}
-
 // flakeyTable is the dm-flakey table over dev: healthy for up seconds,
 // faulty for down, with the features of the case.
 func flakeyTable(dev string, sectors uint64, up, down int, features []string) (dmTarget, error) {
-	num, err := devNumber(dev)
+	num, err := linux.DevNumber(dev)
 	if err != nil {
 		return dmTarget{}, err
 	}

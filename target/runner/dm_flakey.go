@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/fsbench/fsbench/target/linux"
 	"github.com/fsbench/fsbench/wire/runplan"
 )
 
@@ -56,7 +57,7 @@ func dmFlakey(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 	} else if err != nil {
 		return nil, err
 	}
-	sectors, err := blockSectors(e.Part.Device)
+	sectors, err := linux.BlockSectors(e.Part.Device)
 	if err != nil {
 		return nil, err
 	}
@@ -74,7 +75,7 @@ func dmFlakey(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 	defer dm.remove()
 	faults := watchFaults(dm.kname, faultDirections(fault), up, down, loaded)
 	out := &Outcome{}
-	out.attr("table", "flakey "+table.params)
+	out.Attr("table", "flakey "+table.params)
 	salt := fmt.Sprintf("%s/%s/%d", e.Step.Test, e.Step.Case, iter)
 	log, err := createSyncLog(e.syncLogPath())
 	if err != nil {
@@ -92,12 +93,12 @@ func dmFlakey(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 		return nil, werr
 	}
 	if w.Err != nil {
-		out.attr("write_error", w.Err.Error())
+		out.Attr("write_error", w.Err.Error())
 	}
-	out.metric("written_bytes", float64(w.Written), "bytes")
+	out.Metric("written_bytes", float64(w.Written), "bytes")
 	// From the table's load to the unmount's end: what the fault window
 	// had to meet.
-	out.metric("writer_done", time.Since(loaded).Seconds(), "s")
+	out.Metric("writer_done", time.Since(loaded).Seconds(), "s")
 	faulty, windows, ferr := faults.finish()
 	if err := dm.remove(); err != nil {
 		return nil, err
@@ -128,8 +129,8 @@ func dmFlakey(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 		}
 		e.mounts = nil
 	} else {
-		out.attr("data", DataLostSynced)
-		out.attr("data_problems", "the filesystem does not mount")
+		out.Attr("data", DataLostSynced)
+		out.Attr("data_problems", "the filesystem does not mount")
 	}
 	if fsck && in.MountErr == nil {
 		if err := checkAndRepair(ctx, e, e.Part, in); err != nil {
@@ -147,33 +148,33 @@ func dmFlakey(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 	}
 	if autoRO || faultNotes.ReadOnly > 0 {
 		in.Class = worseCons(in.Class, ConsAutoRO)
-		out.attr("auto_ro", "true")
+		out.Attr("auto_ro", "true")
 	}
 	in.record(out)
 	switch {
 	case ferr != nil:
-		out.attr("faulty_ios", "unknown: "+ferr.Error())
+		out.Attr("faulty_ios", "unknown: "+ferr.Error())
 	case faulty == 0:
 		// Nothing reached the faulty table: this iteration tells
 		// nothing of how the filesystem survives a fault.
-		out.metric("faulty_ios", 0, "")
-		out.attr("consistency_without_fault", in.Class)
-		out.attr("consistency", ConsNoFault)
-		out.attr("data", DataNoFault)
+		out.Metric("faulty_ios", 0, "")
+		out.Attr("consistency_without_fault", in.Class)
+		out.Attr("consistency", ConsNoFault)
+		out.Attr("data", DataNoFault)
 		why := "the writer and the unmount were done before the device turned faulty"
 		if windows > 0 {
 			why = "no I/O reached the device while it was faulty"
 		}
-		out.attr("no_fault", why)
+		out.Attr("no_fault", why)
 		in.Class = ConsNoFault
 	default:
-		out.metric("faulty_ios", float64(faulty), "")
+		out.Metric("faulty_ios", float64(faulty), "")
 	}
-	out.metric("fault_kernel_errors", float64(faultNotes.Errors), "")
+	out.Metric("fault_kernel_errors", float64(faultNotes.Errors), "")
 	if len(faultNotes.Lines) > 0 {
-		out.attr("fault_kernel_log", strings.Join(faultNotes.Lines, " | "))
+		out.Attr("fault_kernel_log", strings.Join(faultNotes.Lines, " | "))
 	}
-	out.attr("writer", w.kind)
+	out.Attr("writer", w.kind)
 	e.Logf("%s: %s, data %s (%d I/O while faulty)", e.Step.ID(), in.Class, out.Attrs["data"], faulty)
 	return out, nil
 }
@@ -185,11 +186,11 @@ func writeThrough(ctx context.Context, e *Env, node string, w *reliabilityWriter
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return false, err
 	}
-	fl, err := flagsOf(e.Part.Flags)
+	fl, err := linux.FlagsOf(e.Part.Flags)
 	if err != nil {
 		return false, err
 	}
-	if _, err := mount(node, dir, e.Part.FS, fl, e.Part.Data); err != nil {
+	if _, err := linux.Mount(node, dir, e.Part.FS, fl, e.Part.Data); err != nil {
 		// A device faulty from the start may not even mount; that is
 		// the remount's business to judge.
 		w.keep(fmt.Errorf("mounting through dm-flakey: %w", err))
@@ -222,7 +223,7 @@ func writeThrough(ctx context.Context, e *Env, node string, w *reliabilityWriter
 // failing device may hang in umount (the seed saw nilfs2 do it).
 func unmountAsync(dir string, limit time.Duration) error {
 	done := make(chan error, 1)
-	go func() { done <- unmount(dir) }()
+	go func() { done <- linux.Unmount(dir) }()
 	select {
 	case err := <-done:
 		return err
@@ -231,8 +232,8 @@ func unmountAsync(dir string, limit time.Duration) error {
 	}
 }
 
-func mustKmsg() []kmsgRecord {
-	recs, _ := readKmsg()
+func mustKmsg() []linux.KmsgRecord {
+	recs, _ := linux.ReadKmsg()
 	return recs
 }
 

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/fsbench/fsbench/internal/atomicfile"
+	"github.com/fsbench/fsbench/target/linux"
 )
 
 func init() {
@@ -81,14 +82,14 @@ func endurance(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	var clock *cleanerClock
+	var clock *linux.CleanerClock
 	if !e.noCleaner && !e.Part.ReadOnly {
-		clock = newCleanerClock(e.Part, mdir, protect)
-		d.tick = clock.tick
+		clock = linux.NewCleanerClock(e.Part, mdir, protect)
+		d.tick = clock.Tick
 	}
 	capture, err := startBlockCapture(e.Part, limit)
 	if err != nil {
-		out.attr("block_trace_lost", "not available: "+err.Error())
+		out.Attr("block_trace_lost", "not available: "+err.Error())
 	}
 	start := time.Now()
 	werr := d.run(ctx, dir, pattern{fmt.Sprintf("%s/%s/%d", e.Step.Test, e.Step.Case, iter)})
@@ -99,16 +100,16 @@ func endurance(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 	if capture != nil {
 		capture.finish(out)
 	}
-	if note := clock.finish(elapsed, d.span); note != "" {
-		out.attr("cleaner_protection", note)
+	if note := clock.Finish(elapsed, d.span); note != "" {
+		out.Attr("cleaner_protection", note)
 	}
 	if werr != nil {
 		return nil, werr
 	}
-	out.metric("day_fraction", out.DayShare, "")
-	out.metric("elapsed", elapsed.Seconds(), "s")
-	out.metric("speedup", float64(d.span)/1000/elapsed.Seconds(), "x")
-	out.attr("day", d.describe())
+	out.Metric("day_fraction", out.DayShare, "")
+	out.Metric("elapsed", elapsed.Seconds(), "s")
+	out.Metric("speedup", float64(d.span)/1000/elapsed.Seconds(), "x")
+	out.Attr("day", d.describe())
 	flashModel(out, e)
 	return out, nil
 }
@@ -116,22 +117,22 @@ func endurance(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 // flashModel passes on what the host's flash model needs of the plan: the
 // partition's size and flash geometry, and the board's endurance rating.
 func flashModel(out *Outcome, e *Env) {
-	out.attr("partition_bytes", strconv.FormatInt(e.Part.Size, 10))
+	out.Attr("partition_bytes", strconv.FormatInt(e.Part.Size, 10))
 	if e.Part.EraseBlock > 0 {
-		out.attr("flash_erase_block", strconv.FormatInt(e.Part.EraseBlock, 10))
+		out.Attr("flash_erase_block", strconv.FormatInt(e.Part.EraseBlock, 10))
 	}
 	if e.Part.PageSize > 0 {
-		out.attr("flash_page_size", strconv.FormatInt(e.Part.PageSize, 10))
+		out.Attr("flash_page_size", strconv.FormatInt(e.Part.PageSize, 10))
 	}
 	en := e.Plan.Board.Endurance
 	if en == nil {
 		return
 	}
-	out.attr("flash_capacity", strconv.FormatInt(en.Capacity, 10))
-	out.attr("flash_pe_cycles", strconv.FormatInt(en.PECycles, 10))
-	out.attr("flash_over_provisioning", strconv.FormatFloat(en.OverProvisioning, 'g', -1, 64))
+	out.Attr("flash_capacity", strconv.FormatInt(en.Capacity, 10))
+	out.Attr("flash_pe_cycles", strconv.FormatInt(en.PECycles, 10))
+	out.Attr("flash_over_provisioning", strconv.FormatFloat(en.OverProvisioning, 'g', -1, 64))
 	if en.WritesPerDay > 0 {
-		out.attr("flash_writes_per_day", strconv.FormatInt(en.WritesPerDay, 10))
+		out.Attr("flash_writes_per_day", strconv.FormatInt(en.WritesPerDay, 10))
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"github.com/fsbench/fsbench/target/fio"
+	"github.com/fsbench/fsbench/target/measure"
 )
 
 func init() {
@@ -52,10 +53,10 @@ func fioCase(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &Outcome{Metrics: res.Metrics()}
-	out.attr("engine", res.Engine)
-	out.attr("engine_version", res.Version)
-	out.attr("ioengine", res.IOEngine)
+	out := &Outcome{Set: measure.Set{Metrics: res.Metrics()}}
+	out.Attr("engine", res.Engine)
+	out.Attr("engine_version", res.Version)
+	out.Attr("ioengine", res.IOEngine)
 	if asyncEngines[res.IOEngine] {
 		for _, m := range out.Metrics {
 			if m.Name == "write_bytes" {

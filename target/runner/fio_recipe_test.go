@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fsbench/fsbench/target/linux"
 	"github.com/fsbench/fsbench/wire/resultframe"
 	"github.com/fsbench/fsbench/wire/runplan"
 )
@@ -45,7 +46,7 @@ func TestFioRecipeOnRealFilesystem(t *testing.T) {
 			t.Errorf("%s: bw %v, engine %q", r.Case, metric(r, dir+"_bw"), r.Attrs["engine"])
 		}
 	}
-	if at, _ := mountedAt(part.Device); len(at) != 0 {
+	if at, _ := linux.MountedAt(part.Device); len(at) != 0 {
 		t.Errorf("left mounted at %v", at)
 	}
 }

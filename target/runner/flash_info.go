@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"github.com/fsbench/fsbench/target/linux"
+	"github.com/fsbench/fsbench/target/measure"
 	"github.com/fsbench/fsbench/target/storageinfo"
 )
 
@@ -22,33 +24,33 @@ func flashInfo(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 	if e.P.Err != nil {
 		return nil, e.P.Err
 	}
-	in := storageinfo.Read("/sys", "/dev", blockName(e.Part.Device))
+	in := storageinfo.Read("/sys", "/dev", linux.BlockName(e.Part.Device))
 	metrics, attrs := in.Report()
-	out := &Outcome{Metrics: metrics, Attrs: attrs}
+	out := &Outcome{Set: measure.Set{Metrics: metrics, Attrs: attrs}}
 	// What the report needs to say which tuning a measured geometry
 	// would give.
-	out.attr("fstype", e.Part.FS)
-	out.attr("partition_bytes", strconv.FormatInt(e.Part.Size, 10))
+	out.Attr("fstype", e.Part.FS)
+	out.Attr("partition_bytes", strconv.FormatInt(e.Part.Size, 10))
 	if e.Part.EraseBlock > 0 {
-		out.metric("spec_erase_block", float64(e.Part.EraseBlock), "bytes")
+		out.Metric("spec_erase_block", float64(e.Part.EraseBlock), "bytes")
 	} else {
-		out.attr("spec_erase_block", "none: the spec's filesystem has no geometry block")
+		out.Attr("spec_erase_block", "none: the spec's filesystem has no geometry block")
 	}
 	if !probe {
-		out.attr("probe", "not run: probe = false")
+		out.Attr("probe", "not run: probe = false")
 		return out, nil
 	}
 	disk := filepath.Join("/dev", in.Disk)
 	est, samples, err := storageinfo.Probe(ctx, disk, storageinfo.ProbeConfig{MaxAlign: probeMax})
 	switch {
 	case err != nil:
-		out.attr("probe", "not available: "+err.Error())
+		out.Attr("probe", "not available: "+err.Error())
 	case est.Found:
-		out.metric("probe_erase_block", float64(est.EraseBlock), "bytes")
-		out.attr("probe", fmt.Sprintf("a step of %s at %s boundaries (%s confidence, noise %s, %d sizes read)",
+		out.Metric("probe_erase_block", float64(est.EraseBlock), "bytes")
+		out.Attr("probe", fmt.Sprintf("a step of %s at %s boundaries (%s confidence, noise %s, %d sizes read)",
 			est.Step, sizeText(est.EraseBlock), est.ConfidenceLevel(), est.Noise, len(samples)))
 	default:
-		out.attr("probe", "no boundary found: "+est.Reason)
+		out.Attr("probe", "no boundary found: "+est.Reason)
 	}
 	return out, nil
 }

@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/fsbench/fsbench/target/linux"
 	"github.com/fsbench/fsbench/wire/runplan"
 )
 
@@ -54,7 +55,7 @@ func fsckTime(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 		return nil, err
 	}
 	e.mounts = nil
-	if err := dropCaches(); err != nil {
+	if err := linux.DropCaches(); err != nil {
 		return nil, err
 	}
 	run, err := runChecker(ctx, argv)
@@ -65,12 +66,12 @@ func fsckTime(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w\n%s", strings.Join(argv, " "), err, run.output)
 	}
-	out.metric("fsck_time", run.real.Seconds(), "s")
-	out.metric("fsck_user", run.user.Seconds(), "s")
-	out.metric("fsck_sys", run.sys.Seconds(), "s")
-	out.metric("exit_code", float64(run.code), "")
-	out.attr("checker", strings.Join(argv, " "))
-	out.attr("verdict", verdict)
+	out.Metric("fsck_time", run.real.Seconds(), "s")
+	out.Metric("fsck_user", run.user.Seconds(), "s")
+	out.Metric("fsck_sys", run.sys.Seconds(), "s")
+	out.Metric("exit_code", float64(run.code), "")
+	out.Attr("checker", strings.Join(argv, " "))
+	out.Attr("verdict", verdict)
 	return out, nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fsbench/fsbench/target/linux"
 	"github.com/fsbench/fsbench/wire/resultframe"
 	"github.com/fsbench/fsbench/wire/runplan"
 )
@@ -103,14 +104,14 @@ func TestFsckTimeMeasuresACleanCheck(t *testing.T) {
 			if fs == "ext4" && metric(res[0], "fill_bytes") == 0 {
 				t.Errorf("the first iteration did not fill")
 			}
-			if at, _ := mountedAt(part.Device); len(at) != 0 {
+			if at, _ := linux.MountedAt(part.Device); len(at) != 0 {
 				t.Errorf("still mounted at %v", at)
 			}
 			dir, err := (&Env{}).MountPart(part)
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer unmount(dir)
+			defer linux.Unmount(dir)
 			// No later step works on the partition: the fill stays,
 			// and the runner says so.
 			_, err = os.Stat(dir + "/" + FillDir)

@@ -81,16 +81,16 @@ func fsyncLatency(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 
 	out := &Outcome{}
 	us := func(ns float64) float64 { return ns / 1e3 }
-	out.metric("calls", float64(h.n), "")
-	out.metric("calls_per_s", float64(h.n)/elapsed.Seconds(), "/s")
-	out.metric("elapsed", elapsed.Seconds(), "s")
-	out.metric("mean", us(h.mean()), "us")
-	out.metric("min", us(float64(h.min)), "us")
-	out.metric("max", us(float64(h.max)), "us")
+	out.Metric("calls", float64(h.n), "")
+	out.Metric("calls_per_s", float64(h.n)/elapsed.Seconds(), "/s")
+	out.Metric("elapsed", elapsed.Seconds(), "s")
+	out.Metric("mean", us(h.mean()), "us")
+	out.Metric("min", us(float64(h.min)), "us")
+	out.Metric("max", us(float64(h.max)), "us")
 	for _, pc := range pcts {
-		out.metric(percentileMetric(pc), us(h.percentile(pc)), "us")
+		out.Metric(percentileMetric(pc), us(h.percentile(pc)), "us")
 	}
-	out.attr("histogram", "log-linear, 128 buckets per power of two: percentiles within 0.4%")
+	out.Attr("histogram", "log-linear, 128 buckets per power of two: percentiles within 0.4%")
 	return out, nil
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/fsbench/fsbench/target/linux"
 	"github.com/fsbench/fsbench/wire/hostio"
 	"github.com/fsbench/fsbench/wire/runplan"
 )
@@ -129,25 +130,25 @@ func (a *ioAccount) finish(out *Outcome) error {
 	b := a.before
 	workload := max((after.wchar-b.wchar)-(after.console-b.console), 0) + out.AsyncWriteBytes
 	devBytes := int64(after.part.writeSectors-b.part.writeSectors) * 512
-	out.metric("workload_write_bytes", float64(workload), "B")
-	out.metric("device_write_bytes", float64(devBytes), "B")
-	out.metric("device_discard_bytes", float64(after.part.discardSectors-b.part.discardSectors)*512, "B")
-	out.metric("device_write_requests", float64(after.part.writes-b.part.writes), "")
+	out.Metric("workload_write_bytes", float64(workload), "B")
+	out.Metric("device_write_bytes", float64(devBytes), "B")
+	out.Metric("device_discard_bytes", float64(after.part.discardSectors-b.part.discardSectors)*512, "B")
+	out.Metric("device_write_requests", float64(after.part.writes-b.part.writes), "")
 	diskBytes := int64(after.disk.writeSectors-b.disk.writeSectors) * 512
-	out.metric("disk_write_bytes", float64(diskBytes), "B")
-	out.metric("disk_flushes", float64(after.disk.flushes-b.disk.flushes), "")
+	out.Metric("disk_write_bytes", float64(diskBytes), "B")
+	out.Metric("disk_flushes", float64(after.disk.flushes-b.disk.flushes), "")
 	if workload >= minWorkload {
-		out.metric("write_amplification", float64(devBytes)/float64(workload), "x")
+		out.Metric("write_amplification", float64(devBytes)/float64(workload), "x")
 	} else {
-		out.attr("write_amplification", fmt.Sprintf("not computed: the workload wrote %d bytes, less than %d KiB, which the runner's own writes to /proc and /sys could be", workload, minWorkload>>10))
+		out.Attr("write_amplification", fmt.Sprintf("not computed: the workload wrote %d bytes, less than %d KiB, which the runner's own writes to /proc and /sys could be", workload, minWorkload>>10))
 	}
 	if out.DayShare > 0 {
-		out.metric("workload_bytes_per_day", float64(workload)/out.DayShare, "B")
-		out.metric("device_bytes_per_day", float64(devBytes)/out.DayShare, "B")
-		out.metric("flushes_per_day", float64(after.disk.flushes-b.disk.flushes)/out.DayShare, "")
+		out.Metric("workload_bytes_per_day", float64(workload)/out.DayShare, "B")
+		out.Metric("device_bytes_per_day", float64(devBytes)/out.DayShare, "B")
+		out.Metric("flushes_per_day", float64(after.disk.flushes-b.disk.flushes)/out.DayShare, "")
 	}
-	out.attr("io_accounting", fmt.Sprintf("partition %s (%s), disk %s; workload: write(2) bytes of the runner and the programs it ran",
-		a.part.Name, blockName(a.part.Device), filepath.Base(a.diskSys)))
+	out.Attr("io_accounting", fmt.Sprintf("partition %s (%s), disk %s; workload: write(2) bytes of the runner and the programs it ran",
+		a.part.Name, linux.BlockName(a.part.Device), filepath.Base(a.diskSys)))
 	a.writers(out)
 	a.hostCheck(out, b, after, diskBytes)
 	return nil
@@ -156,12 +157,12 @@ func (a *ioAccount) finish(out *Outcome) error {
 // writers adds who submitted the partition's writes.
 func (a *ioAccount) writers(out *Outcome) {
 	if a.histErr != nil {
-		out.attr("io_writers", "not available: "+a.histErr.Error())
+		out.Attr("io_writers", "not available: "+a.histErr.Error())
 		return
 	}
 	by, err := a.hist.read()
 	if err != nil {
-		out.attr("io_writers", "not available: "+err.Error())
+		out.Attr("io_writers", "not available: "+err.Error())
 		return
 	}
 	var total, fsThreads, writeback int64
@@ -174,10 +175,10 @@ func (a *ioAccount) writers(out *Outcome) {
 			writeback += w.sectors
 		}
 	}
-	out.metric("fs_thread_write_bytes", float64(fsThreads*512), "B")
-	out.metric("writeback_write_bytes", float64(writeback*512), "B")
+	out.Metric("fs_thread_write_bytes", float64(fsThreads*512), "B")
+	out.Metric("writeback_write_bytes", float64(writeback*512), "B")
 	if total == 0 {
-		out.attr("io_writers", "none")
+		out.Attr("io_writers", "none")
 		return
 	}
 	var parts []string
@@ -188,7 +189,7 @@ func (a *ioAccount) writers(out *Outcome) {
 		}
 		parts = append(parts, fmt.Sprintf("%s %.1f%%", w.comm, 100*float64(w.sectors)/float64(total)))
 	}
-	out.attr("io_writers", strings.Join(parts, ", "))
+	out.Attr("io_writers", strings.Join(parts, ", "))
 }
 
 // writerKind sorts a task that submitted writes: the filesystem's own
@@ -210,16 +211,16 @@ func writerKind(comm string) string {
 func (a *ioAccount) hostCheck(out *Outcome, b, after ioSnapshot, diskBytes int64) {
 	switch {
 	case a.host == nil:
-		out.attr("host_counters", "not available: "+hostPortMissing)
+		out.Attr("host_counters", "not available: "+hostPortMissing)
 		return
 	case b.hostErr != nil || after.hostErr != nil:
-		out.attr("host_counters", "not available: "+firstErr(b.hostErr, after.hostErr).Error())
+		out.Attr("host_counters", "not available: "+firstErr(b.hostErr, after.hostErr).Error())
 		return
 	}
 	hb, ha := b.host, after.host
 	host := int64(ha.WriteBytes - hb.WriteBytes)
-	out.metric("host_write_bytes", float64(host), "B")
-	out.metric("host_flushes", float64(ha.FlushOps-hb.FlushOps), "")
+	out.Metric("host_write_bytes", float64(host), "B")
+	out.Metric("host_flushes", float64(ha.FlushOps-hb.FlushOps), "")
 	// QEMU 7.2's virtio-blk passes discards on without counting them in
 	// query-blockstats (nor with discard=unmap): a zero there says
 	// nothing when the guest's disk discarded.
@@ -227,14 +228,14 @@ func (a *ioAccount) hostCheck(out *Outcome, b, after ioSnapshot, diskBytes int64
 	guestDiscard := (after.disk.discardSectors - b.disk.discardSectors) * 512
 	switch {
 	case unmapped == 0 && guestDiscard > 0:
-		out.attr("host_discard_bytes", fmt.Sprintf("not counted: the guest's disk discarded %d bytes and the emulator counted none (QEMU's virtio-blk does not count discards)", guestDiscard))
+		out.Attr("host_discard_bytes", fmt.Sprintf("not counted: the guest's disk discarded %d bytes and the emulator counted none (QEMU's virtio-blk does not count discards)", guestDiscard))
 	default:
-		out.metric("host_discard_bytes", float64(unmapped), "B")
+		out.Metric("host_discard_bytes", float64(unmapped), "B")
 	}
 	if host > 0 {
-		out.metric("host_guest_difference", 100*float64(host-diskBytes)/float64(host), "%")
+		out.Metric("host_guest_difference", 100*float64(host-diskBytes)/float64(host), "%")
 	}
-	out.attr("host_counters", "QEMU query-blockstats, drive "+ha.Drive)
+	out.Attr("host_counters", "QEMU query-blockstats, drive "+ha.Drive)
 }
 
 func firstErr(errs ...error) error {
@@ -276,7 +277,7 @@ type extent struct {
 
 // sysExtent finds the partition (or whole disk) dev in sysfs.
 func sysExtent(dev string) (extent, error) {
-	e := extent{partSys: filepath.Join("/sys/class/block", blockName(dev))}
+	e := extent{partSys: filepath.Join("/sys/class/block", linux.BlockName(dev))}
 	e.diskSys = e.partSys
 	if _, err := os.Stat(filepath.Join(e.partSys, "partition")); err == nil {
 		real, err := filepath.EvalSymlinks(e.partSys)

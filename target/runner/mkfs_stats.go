@@ -71,9 +71,9 @@ func mkfsStats(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 	out := &Outcome{}
 	fsSpace(out, &s)
 	added, workers := newKernelThreads(before, after)
-	out.metric("kthreads_added", float64(len(added)), "")
-	out.metric("kworkers_added", float64(workers), "")
-	out.attr("kthreads_new", strings.Join(added, ","))
+	out.Metric("kthreads_added", float64(len(added)), "")
+	out.Metric("kworkers_added", float64(workers), "")
+	out.Attr("kthreads_new", strings.Join(added, ","))
 	return out, nil
 }
 
@@ -87,16 +87,16 @@ func fsSpace(out *Outcome, s *unix.Statfs_t) {
 		unit = uint64(s.Bsize)
 	}
 	size, used, avail := s.Blocks*unit, (s.Blocks-s.Bfree)*unit, s.Bavail*unit
-	out.metric("fs_size", float64(size), "B")
-	out.metric("fs_used", float64(used), "B")
-	out.metric("fs_avail", float64(avail), "B")
+	out.Metric("fs_size", float64(size), "B")
+	out.Metric("fs_used", float64(used), "B")
+	out.Metric("fs_avail", float64(avail), "B")
 	pct := 0.0
 	if used+avail > 0 {
 		pct = 100 * float64(used) / float64(used+avail)
 	}
-	out.metric("used_percent", pct, "%")
-	out.metric("inodes", float64(s.Files), "")
-	out.metric("inodes_free", float64(s.Ffree), "")
+	out.Metric("used_percent", pct, "%")
+	out.Metric("inodes", float64(s.Files), "")
+	out.Metric("inodes_free", float64(s.Ffree), "")
 }
 
 // newKernelThreads returns the sorted names of the children of kthreadd in

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fsbench/fsbench/target/linux"
 	"github.com/fsbench/fsbench/wire/runplan"
 )
 
@@ -42,7 +43,7 @@ func TestMkfsStatsSizesAndKernelThreads(t *testing.T) {
 					}
 				}
 			}
-			if at, _ := mountedAt(part.Device); len(at) != 0 {
+			if at, _ := linux.MountedAt(part.Device); len(at) != 0 {
 				t.Errorf("still mounted at %v", at)
 			}
 		})

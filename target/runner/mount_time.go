@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/fsbench/fsbench/target/linux"
 	"golang.org/x/sys/unix"
 )
 
@@ -32,7 +33,7 @@ func mountTime(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 		return nil, err
 	}
 	if drop {
-		if err := dropCaches(); err != nil {
+		if err := linux.DropCaches(); err != nil {
 			return nil, err
 		}
 	}
@@ -40,7 +41,7 @@ func mountTime(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 	if specify {
 		fstype = e.Part.FS
 	}
-	fl, err := flagsOf(e.Part.Flags)
+	fl, err := linux.FlagsOf(e.Part.Flags)
 	if err != nil {
 		return nil, err
 	}
@@ -52,10 +53,10 @@ func mountTime(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 	e.mounts = append(e.mounts, dir)
 	// After the timed call: the system's mount helper starts it there.
 	e.startCleaner(e.Part, dir)
-	out.metric("mount_time", real.Seconds(), "s")
-	out.metric("mount_user", usr.Seconds(), "s")
-	out.metric("mount_sys", sys.Seconds(), "s")
-	out.attr("fstype", used)
+	out.Metric("mount_time", real.Seconds(), "s")
+	out.Metric("mount_user", usr.Seconds(), "s")
+	out.Metric("mount_sys", sys.Seconds(), "s")
+	out.Attr("fstype", used)
 	return out, nil
 }
 
@@ -85,8 +86,8 @@ func ensureFill(ctx context.Context, e *Env, shape string, percent int, out *Out
 		e.Logf("%s: %s is already %.0f%% full, above the %d%% asked for: nothing written, its mount is timed as it is",
 			e.Step.ID(), e.Part.Name, used, percent)
 	}
-	out.metric("fill_bytes", float64(n), "B")
-	out.metric("fill_used", used, "%")
+	out.Metric("fill_bytes", float64(n), "B")
+	out.Metric("fill_used", used, "%")
 	if err := e.UnmountPart(e.Part); err != nil {
 		return err
 	}
@@ -121,7 +122,7 @@ func timeMount(dev, dir, fstype string, flags uintptr, data string) (real, usr, 
 	var r0, r1 unix.Rusage
 	unix.Getrusage(unix.RUSAGE_THREAD, &r0)
 	t0 := time.Now()
-	used, err = mount(dev, dir, fstype, flags, data)
+	used, err = linux.Mount(dev, dir, fstype, flags, data)
 	real = time.Since(t0)
 	unix.Getrusage(unix.RUSAGE_THREAD, &r1)
 	usr = time.Duration(r1.Utime.Nano() - r0.Utime.Nano())

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/fsbench/fsbench/target/linux"
 	"github.com/fsbench/fsbench/wire/resultframe"
 	"github.com/fsbench/fsbench/wire/runplan"
 )
@@ -52,14 +53,14 @@ func TestMountTimeFillsMeasuresAndCleansUp(t *testing.T) {
 			if metric(res[1], "fill_bytes") != 0 {
 				t.Errorf("the second iteration filled again")
 			}
-			if at, _ := mountedAt(part.Device); len(at) != 0 {
+			if at, _ := linux.MountedAt(part.Device); len(at) != 0 {
 				t.Errorf("still mounted at %v", at)
 			}
 			dir, err := (&Env{}).MountPart(part)
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer unmount(dir)
+			defer linux.Unmount(dir)
 			if u, _ := usedPercent(dir); u > 10 {
 				t.Errorf("fill not removed: %.1f%% used", u)
 			}
@@ -79,7 +80,7 @@ func TestMountTimeOnAFullerPartition(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "left-behind"), bytes.Repeat([]byte{0x5a}, 160<<20), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := unmount(dir); err != nil {
+	if err := linux.Unmount(dir); err != nil {
 		t.Fatal(err)
 	}
 	p := planFor([]runplan.Partition{*part}, runplan.Step{

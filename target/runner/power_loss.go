@@ -153,8 +153,8 @@ func powerLossWrite(ctx context.Context, e *Env, iter int) error {
 // powerLossCheck is the second half of an iteration, after the reset.
 func powerLossCheck(ctx context.Context, e *Env, sc powerLossScratch) (*Outcome, error) {
 	out := &Outcome{}
-	out.attr("reset", sc.Reset)
-	out.attr("trigger", e.P.String("trigger"))
+	out.Attr("reset", sc.Reset)
+	out.Attr("trigger", e.P.String("trigger"))
 	checkData, fsck := e.P.Bool("data_check"), e.P.Bool("fsck")
 	if e.P.Err != nil {
 		return nil, e.P.Err
@@ -176,8 +176,8 @@ func powerLossCheck(ctx context.Context, e *Env, sc powerLossScratch) (*Outcome,
 		}
 		rep.record(out)
 	} else if checkData {
-		out.attr("data", DataLostSynced)
-		out.attr("data_problems", "the filesystem does not mount")
+		out.Attr("data", DataLostSynced)
+		out.Attr("data_problems", "the filesystem does not mount")
 	}
 	if mnt != "" {
 		os.RemoveAll(e.workPath(mnt))
@@ -202,8 +202,8 @@ func powerLossCheck(ctx context.Context, e *Env, sc powerLossScratch) (*Outcome,
 		}
 	}
 	in.record(out)
-	out.attr("writer", e.P.String("writer"))
-	out.attr("mount", e.P.String("mount"))
+	out.Attr("writer", e.P.String("writer"))
+	out.Attr("mount", e.P.String("mount"))
 	e.Logf("%s: %s, data %s", e.Step.ID(), in.Class, out.Attrs["data"])
 	return out, nil
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/fsbench/fsbench/target/linux"
 	"golang.org/x/sys/unix"
 )
 
@@ -54,7 +55,7 @@ func blockMounts(r io.Reader) ([]string, error) {
 		if !ok || major == "0" {
 			continue
 		}
-		out = append(out, unescapeMount(fs[4]))
+		out = append(out, linux.UnescapeMount(fs[4]))
 	}
 	if err := sc.Err(); err != nil {
 		return nil, err

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fsbench/fsbench/target/linux"
 	"golang.org/x/sys/unix"
 )
 
@@ -40,7 +41,7 @@ func TestRemountReadOnlyLeavesFilesystemClean(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer unmount(dir)
+	defer linux.Unmount(dir)
 	if err := os.WriteFile(filepath.Join(dir, "f"), []byte("data"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +72,7 @@ func TestRemountReadOnlyReportsBusy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer unmount(dir)
+	defer linux.Unmount(dir)
 	f, err := os.Create(filepath.Join(dir, "open"))
 	if err != nil {
 		t.Fatal(err)

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/fsbench/fsbench/target/linux"
 )
 
 // TestQuiesceWritesOutDirtyData leaves a file dirty on a filesystem whose
@@ -18,7 +20,7 @@ func TestQuiesceWritesOutDirtyData(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer unmount(dir)
+	defer linux.Unmount(dir)
 	marker := bytes.Repeat([]byte("fsbench-quiesce-marker "), 4096/23+1)[:4096]
 	if err := os.WriteFile(filepath.Join(dir, "dirty"), marker, 0o644); err != nil {
 		t.Fatal(err)

@@ -11,7 +11,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fsbench/fsbench/wire/resultframe"
+	"github.com/fsbench/fsbench/target/linux"
+	"github.com/fsbench/fsbench/target/measure"
 	"github.com/fsbench/fsbench/wire/runplan"
 )
 
@@ -38,8 +39,7 @@ type Recipe struct {
 
 // Outcome is what an iteration measured.
 type Outcome struct {
-	Metrics []resultframe.Metric
-	Attrs   map[string]string
+	measure.Set
 	// Reboot asks for a reboot before this iteration runs: the runner
 	// records nothing and calls Iterate again after the boot.
 	Reboot bool
@@ -54,17 +54,6 @@ type Outcome struct {
 	// I/O (libaio, io_uring), which the write accounting's count of
 	// write(2) bytes misses and adds from here.
 	AsyncWriteBytes int64
-}
-
-func (o *Outcome) metric(name string, v float64, unit string) {
-	o.Metrics = append(o.Metrics, resultframe.Metric{Name: name, Value: v, Unit: unit})
-}
-
-func (o *Outcome) attr(k, v string) {
-	if o.Attrs == nil {
-		o.Attrs = map[string]string{}
-	}
-	o.Attrs[k] = v
 }
 
 // registry holds the recipes this runner executes, by name; each recipe's
@@ -177,18 +166,18 @@ func (e *Env) MountPart(p *runplan.Partition, extra ...string) (string, error) {
 		e.startCleaner(p, "/")
 		return "/", nil
 	}
-	if at, err := mountedAt(p.Device); err != nil {
+	if at, err := linux.MountedAt(p.Device); err != nil {
 		return "", err
 	} else if len(at) > 0 && len(extra) == 0 {
 		e.startCleaner(p, at[0])
 		return at[0], nil
 	}
 	dir := e.mountDir(p)
-	fl, err := flagsOf(append(append([]string(nil), p.Flags...), extra...))
+	fl, err := linux.FlagsOf(append(append([]string(nil), p.Flags...), extra...))
 	if err != nil {
 		return "", err
 	}
-	if _, err := mount(p.Device, dir, p.FS, fl, p.Data); err != nil {
+	if _, err := linux.Mount(p.Device, dir, p.FS, fl, p.Data); err != nil {
 		return "", err
 	}
 	e.mounts = append(e.mounts, dir)
@@ -204,7 +193,7 @@ func (e *Env) startCleaner(p *runplan.Partition, dir string) {
 	if e.noCleaner || p.ReadOnly {
 		return
 	}
-	if note := startCleaner(p, p.Device, dir); note != "" && !slices.Contains(e.cleaners, note) {
+	if note := linux.StartCleaner(p, p.Device, dir); note != "" && !slices.Contains(e.cleaners, note) {
 		e.cleaners = append(e.cleaners, note)
 	}
 }
@@ -214,12 +203,12 @@ func (e *Env) UnmountPart(p *runplan.Partition) error {
 	if p.Root {
 		return fmt.Errorf("partition %s is the root filesystem; it cannot be unmounted", p.Name)
 	}
-	at, err := mountedAt(p.Device)
+	at, err := linux.MountedAt(p.Device)
 	if err != nil {
 		return err
 	}
 	for i := len(at) - 1; i >= 0; i-- {
-		if err := unmount(at[i]); err != nil {
+		if err := linux.Unmount(at[i]); err != nil {
 			return err
 		}
 	}
@@ -275,7 +264,7 @@ func safeName(s string) string {
 
 func (e *Env) cleanup() {
 	for i := len(e.mounts) - 1; i >= 0; i-- {
-		if err := unmount(e.mounts[i]); err != nil && e.log != nil {
+		if err := linux.Unmount(e.mounts[i]); err != nil && e.log != nil {
 			e.Logf("%s: %v", e.Step.ID(), err)
 		}
 	}
@@ -297,7 +286,7 @@ func (e *Env) Quiesce() {
 	}
 	dir := "/"
 	if !e.Part.Root {
-		at, _ := mountedAt(e.Part.Device)
+		at, _ := linux.MountedAt(e.Part.Device)
 		dir = ""
 		if len(at) > 0 {
 			dir = at[0]
@@ -308,7 +297,7 @@ func (e *Env) Quiesce() {
 			e.Logf("%s: syncfs %s: %v", e.Step.ID(), dir, err)
 		}
 	}
-	waited, err := settle(e.Part.Device, 2*time.Second, time.Minute)
+	waited, err := linux.Settle(e.Part.Device, 2*time.Second, time.Minute)
 	switch {
 	case err != nil:
 		e.Logf("%s: %v; measuring anyway", e.Step.ID(), err)

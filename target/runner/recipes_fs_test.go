@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fsbench/fsbench/target/linux"
 	"github.com/fsbench/fsbench/wire/resultframe"
 	"github.com/fsbench/fsbench/wire/runplan"
 )
@@ -48,14 +49,14 @@ func okResults(t *testing.T, res []resultframe.Result, n int) {
 // (lost+found aside).
 func workDirGone(t *testing.T, part *runplan.Partition) {
 	t.Helper()
-	if at, _ := mountedAt(part.Device); len(at) != 0 {
+	if at, _ := linux.MountedAt(part.Device); len(at) != 0 {
 		t.Errorf("still mounted at %v", at)
 	}
 	dir, err := (&Env{}).MountPart(part)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer unmount(dir)
+	defer linux.Unmount(dir)
 	ents, _ := os.ReadDir(dir)
 	for _, e := range ents {
 		if e.Name() != "lost+found" {

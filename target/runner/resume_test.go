@@ -53,7 +53,7 @@ func churn(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 		panic("churn: crashing on purpose")
 	}
 	out := &Outcome{RebootAfter: e.Step.Test == "rebooting"}
-	out.metric("iter", float64(iter), "")
+	out.Metric("iter", float64(iter), "")
 	return out, nil
 }
 

@@ -304,7 +304,7 @@ func (r *run) step(ctx context.Context, s runplan.Step) (bool, error) {
 	cancel()
 	e.cleanup()
 	if err == nil && out != nil && len(e.cleaners) > 0 {
-		out.attr("cleaner", strings.Join(e.cleaners, "; "))
+		out.Attr("cleaner", strings.Join(e.cleaners, "; "))
 	}
 	if acct != nil {
 		if err == nil && !timedOut && out != nil && !out.Reboot {

@@ -27,8 +27,8 @@ func init() {
 			return nil, errors.New("failing on purpose")
 		}
 		out := &Outcome{RebootAfter: e.Step.Test == "rebooting"}
-		out.metric("x", x, "s")
-		out.metric("other", 1e6*float64(iter), "")
+		out.Metric("x", x, "s")
+		out.Metric("other", 1e6*float64(iter), "")
 		return out, nil
 	}})
 }

@@ -100,12 +100,12 @@ func sqliteTPS(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 		measured = elapsed
 	}
 	o := &Outcome{}
-	o.metric("tps", float64(n)/measured.Seconds(), "tx/s")
-	o.metric("transactions", float64(n), "")
-	o.metric("elapsed", measured.Seconds(), "s")
-	o.metric("startup", base.Seconds(), "s")
+	o.Metric("tps", float64(n)/measured.Seconds(), "tx/s")
+	o.Metric("transactions", float64(n), "")
+	o.Metric("elapsed", measured.Seconds(), "s")
+	o.Metric("startup", base.Seconds(), "s")
 	if v, err := exec.CommandContext(ctx, bin, "--version").Output(); err == nil {
-		o.attr("sqlite_version", strings.Fields(string(v) + " ?")[0])
+		o.Attr("sqlite_version", strings.Fields(string(v) + " ?")[0])
 	}
 	return o, nil
 }

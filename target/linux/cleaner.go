@@ -1,4 +1,4 @@
-package runner
+package linux
 
 import (
 	"bytes"
@@ -23,7 +23,7 @@ import (
 // a real system, with that collector beside every mount: mount.nilfs2
 // starts nilfs_cleanerd, which reclaims segments; without it nilfs2 fills
 // up and never shows what its cleaning costs. The runner mounts with
-// mount(2), so it starts the partition's cleaner itself (the plan's
+// Mount(2), so it starts the partition's cleaner itself (the plan's
 // Partition.Cleaner, from the image, with the image's configuration) and
 // stops it before the unmount, as umount.nilfs2 does.
 
@@ -33,16 +33,16 @@ var cleaners = struct {
 	pids map[string]int
 }{pids: map[string]int{}}
 
-// startCleaner starts p's cleaner for its mount of dev at dir, unless one
+// StartCleaner starts p's cleaner for its mount of dev at dir, unless one
 // runs there, and returns what to record: the command and its pid, or why
 // none runs. "" when the type has no cleaner.
-func startCleaner(p *runplan.Partition, dev, dir string) string {
-	return startCleanerWith(p, dev, dir, nil)
+func StartCleaner(p *runplan.Partition, dev, dir string) string {
+	return StartCleanerWith(p, dev, dir, nil)
 }
 
-// startCleanerWith starts p's cleaner with extra arguments after its
+// StartCleanerWith starts p's cleaner with extra arguments after its
 // program's name.
-func startCleanerWith(p *runplan.Partition, dev, dir string, extra []string) string {
+func StartCleanerWith(p *runplan.Partition, dev, dir string, extra []string) string {
 	if len(p.Cleaner) == 0 {
 		return ""
 	}
@@ -53,7 +53,7 @@ func startCleanerWith(p *runplan.Partition, dev, dir string, extra []string) str
 	for _, a := range p.Cleaner[1:] {
 		argv = append(argv, strings.NewReplacer("{device}", dev, "{mountpoint}", dir).Replace(a))
 	}
-	if pid, ok := cleaners.pids[dir]; ok && alive(pid) {
+	if pid, ok := cleaners.pids[dir]; ok && Alive(pid) {
 		return fmt.Sprintf("%s (pid %d)", strings.Join(argv, " "), pid)
 	}
 	bin, err := exec.LookPath(argv[0])
@@ -65,7 +65,7 @@ func startCleanerWith(p *runplan.Partition, dev, dir string, extra []string) str
 	if err != nil {
 		return fmt.Sprintf("not running: %s: %v %s", argv[0], err, strings.TrimSpace(string(out)))
 	}
-	pid, err := findProcess(argv)
+	pid, err := FindProcess(argv)
 	if err != nil {
 		return fmt.Sprintf("not running: %s: %v", argv[0], err)
 	}
@@ -73,7 +73,7 @@ func startCleanerWith(p *runplan.Partition, dev, dir string, extra []string) str
 	return fmt.Sprintf("%s (pid %d)", strings.Join(argv, " "), pid)
 }
 
-// cleanerClock keeps the protection period of a mount's cleaner, given in
+// CleanerClock keeps the protection period of a mount's cleaner, given in
 // the device's time, in step with a replay that runs hundreds of times
 // faster than the clock (endurance). The cleaner counts a segment's age in
 // the clock's seconds: left with its configured hour, it would protect
@@ -88,7 +88,7 @@ func startCleanerWith(p *runplan.Partition, dev, dir string, extra []string) str
 // cleanerFloor, the replay stops its clock and waits for the cleaner to
 // bring it back, as long as the cleaner makes progress: what it could not
 // reclaim in the device's time either is still found full.
-type cleanerClock struct {
+type CleanerClock struct {
 	part     *runplan.Partition
 	dir      string
 	period   time.Duration // of the device's time
@@ -110,23 +110,23 @@ const cleanerFloor = 0.1
 // nothing before it goes on: longer than the stock cleaning_interval (5 s).
 const cleanerStall = 6 * time.Second
 
-// newCleanerClock returns the clock of the cleaner beside p's mount at
+// NewCleanerClock returns the clock of the cleaner beside p's mount at
 // dir, or nil when none runs there or it takes no period.
-func newCleanerClock(p *runplan.Partition, dir string, period time.Duration) *cleanerClock {
+func NewCleanerClock(p *runplan.Partition, dir string, period time.Duration) *CleanerClock {
 	if len(p.CleanerPeriod) == 0 {
 		return nil
 	}
 	cleaners.Lock()
 	pid, ok := cleaners.pids[dir]
 	cleaners.Unlock()
-	if !ok || !alive(pid) {
+	if !ok || !Alive(pid) {
 		return nil
 	}
-	return &cleanerClock{part: p, dir: dir, period: period, start: time.Now(), seconds: -1}
+	return &CleanerClock{part: p, dir: dir, period: period, start: time.Now(), seconds: -1}
 }
 
-// tick is called as the replay's clock passes ms of the device's time.
-func (c *cleanerClock) tick(ms int64) {
+// Tick is called as the replay's clock passes ms of the device's time.
+func (c *CleanerClock) Tick(ms int64) {
 	if c == nil {
 		return
 	}
@@ -134,25 +134,25 @@ func (c *cleanerClock) tick(ms int64) {
 	if wall < time.Second || ms <= 0 {
 		return
 	}
-	defer c.waitClean()
-	s, restart := scaledPeriod(c.period, ms, wall, c.seconds)
+	defer c.WaitClean()
+	s, restart := ScaledPeriod(c.period, ms, wall, c.seconds)
 	if !restart {
 		return
 	}
-	stopCleaner(c.dir)
+	StopCleaner(c.dir)
 	args := make([]string, len(c.part.CleanerPeriod))
 	for i, a := range c.part.CleanerPeriod {
 		args[i] = strings.ReplaceAll(a, "{seconds}", strconv.Itoa(s))
 	}
-	c.note = startCleanerWith(c.part, c.part.Device, c.dir, args)
+	c.note = StartCleanerWith(c.part, c.part.Device, c.dir, args)
 	c.seconds = s
 	c.restarts++
 }
 
-// waitClean waits while the filesystem's clean space is under the floor
+// WaitClean waits while the filesystem's clean space is under the floor
 // and the cleaner adds to it. After a stall it waits again only once the
 // cleaner has found something.
-func (c *cleanerClock) waitClean() {
+func (c *CleanerClock) WaitClean() {
 	free := func() (avail, total uint64) {
 		var st unix.Statfs_t
 		if unix.Statfs(c.dir, &st) != nil {
@@ -178,25 +178,25 @@ func (c *cleanerClock) waitClean() {
 	}
 }
 
-// scaledPeriod returns the cleaner's period in the clock's seconds for a
+// ScaledPeriod returns the cleaner's period in the clock's seconds for a
 // replay that has passed ms of the device's time in wall, and whether a
 // cleaner that has cur seconds (-1: its configuration's) must restart with
 // it: a first time, or when cur is off by more than a factor of two.
-func scaledPeriod(period time.Duration, ms int64, wall time.Duration, cur int) (int, bool) {
+func ScaledPeriod(period time.Duration, ms int64, wall time.Duration, cur int) (int, bool) {
 	speed := float64(ms) / float64(max(wall.Milliseconds(), 1))
 	s := int(math.Ceil(period.Seconds() / speed))
 	return s, cur < 0 || s > 2*cur || 2*s < cur
 }
 
-// finish puts the cleaner back on its configuration for the tests after
+// Finish puts the cleaner back on its configuration for the tests after
 // the replay, and says what the replay's cleaner ran with.
-func (c *cleanerClock) finish(elapsed time.Duration, span int64) string {
+func (c *CleanerClock) Finish(elapsed time.Duration, span int64) string {
 	if c == nil {
 		return ""
 	}
 	if c.restarts > 0 {
-		stopCleaner(c.dir)
-		startCleaner(c.part, c.part.Device, c.dir)
+		StopCleaner(c.dir)
+		StartCleaner(c.part, c.part.Device, c.dir)
 	}
 	if c.seconds < 0 {
 		return fmt.Sprintf("%s of the device's time; the replay was over before its speed was known (%s), so the cleaner kept its configuration",
@@ -206,9 +206,9 @@ func (c *cleanerClock) finish(elapsed time.Duration, span int64) string {
 		c.period, float64(span)/float64(max(elapsed.Milliseconds(), 1)), c.note, c.restarts, c.waited.Round(time.Millisecond), c.waits)
 }
 
-// stopCleaner stops the cleaner of the mount at dir, if one runs, and
+// StopCleaner stops the cleaner of the mount at dir, if one runs, and
 // waits for it to go: it holds the filesystem open.
-func stopCleaner(dir string) {
+func StopCleaner(dir string) {
 	cleaners.Lock()
 	pid, ok := cleaners.pids[dir]
 	delete(cleaners.pids, dir)
@@ -217,19 +217,19 @@ func stopCleaner(dir string) {
 		return
 	}
 	unix.Kill(pid, unix.SIGTERM)
-	for i := 0; i < 100 && alive(pid); i++ {
+	for i := 0; i < 100 && Alive(pid); i++ {
 		time.Sleep(50 * time.Millisecond)
 	}
-	if alive(pid) {
+	if Alive(pid) {
 		unix.Kill(pid, unix.SIGKILL)
-		for i := 0; i < 20 && alive(pid); i++ {
+		for i := 0; i < 20 && Alive(pid); i++ {
 			time.Sleep(50 * time.Millisecond)
 		}
 	}
 }
 
-// alive reports whether pid runs (a zombie does not count).
-func alive(pid int) bool {
+// Alive reports whether pid runs (a zombie does not count).
+func Alive(pid int) bool {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {
 		return false
@@ -239,9 +239,9 @@ func alive(pid int) bool {
 	return i >= 0 && i+2 < len(b) && b[i+2] != 'Z'
 }
 
-// findProcess finds the daemon that runs argv, by its command line (its
+// FindProcess finds the daemon that runs argv, by its command line (its
 // program by any path, LookPath's or the daemon's own).
-func findProcess(argv []string) (int, error) {
+func FindProcess(argv []string) (int, error) {
 	for try := 0; try < 40; try++ {
 		dirs, _ := filepath.Glob("/proc/[0-9]*")
 		for _, d := range dirs {
@@ -254,7 +254,7 @@ func findProcess(argv []string) (int, error) {
 				continue
 			}
 			pid, err := strconv.Atoi(filepath.Base(d))
-			if err == nil && pid != os.Getpid() && alive(pid) {
+			if err == nil && pid != os.Getpid() && Alive(pid) {
 				return pid, nil
 			}
 		}
