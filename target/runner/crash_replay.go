@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/fsbench/fsbench/target/devmapper"
 	"github.com/fsbench/fsbench/target/linux"
 	"github.com/fsbench/fsbench/wire/logwrites"
 	"github.com/fsbench/fsbench/wire/runplan"
@@ -219,7 +220,7 @@ type stateWorker struct {
 	dev       *os.File // the replay's target
 	ram       *ramImage
 	snapName  string
-	snapshot  dmTarget
+	snapshot  devmapper.Target
 	dur       *durables
 	marksSeen int
 }
@@ -268,7 +269,7 @@ func (c *crashCampaign) startWorkers(l *logwrites.Log, replayOn string, parallel
 		if err != nil {
 			return nil, err
 		}
-		w, err := c.newWorker(0, l, dev, c.part.Device, cow.node, sectors, skip)
+		w, err := c.newWorker(0, l, dev, c.part.Device, cow.Node, sectors, skip)
 		if err != nil {
 			dev.Close()
 			return nil, err
@@ -327,7 +328,7 @@ func (c *crashCampaign) newWorker(i int, l *logwrites.Log, dev *os.File, origin,
 	we.mounts, we.cleaners, we.noCleaner = nil, nil, true
 	w := &stateWorker{c: c, e: &we, part: *c.part, log: l, dev: dev, dur: newDurables(),
 		snapName: fmt.Sprintf("%s-%d", crashSnapName, i),
-		snapshot: dmTarget{start: 0, length: sectors, kind: "snapshot", params: originNum + " " + cowNum + " N 8"}}
+		snapshot: devmapper.Target{Start: 0, Length: sectors, Kind: "snapshot", Params: originNum + " " + cowNum + " N 8"}}
 	if i > 0 {
 		w.part.Mountpoint = fmt.Sprintf("%s-%d", c.e.mountDir(c.part), i)
 		if w.part.FS == "xfs" {
@@ -365,7 +366,7 @@ func (w *stateWorker) advance(applied int) error {
 
 func (w *stateWorker) close() {
 	w.e.cleanup()
-	(&dmDevice{name: w.snapName}).remove()
+	(&devmapper.Device{Name: w.snapName}).Remove()
 	if w.ram != nil {
 		w.ram.close()
 	} else if w.dev != nil {
@@ -392,19 +393,19 @@ func spread(all []logwrites.State, n int) []logwrites.State {
 func (w *stateWorker) checkState(ctx context.Context, st logwrites.State, fsck bool, clock *phaseClock) (stateResult, error) {
 	e := w.e
 	r := stateResult{Applied: st.Applied, Point: st.Point, LastOp: w.dur.last}
-	snap, err := dmCreate(w.snapName, crashNodeDir, []dmTarget{w.snapshot})
+	snap, err := devmapper.Create(w.snapName, crashNodeDir, []devmapper.Target{w.snapshot})
 	if err != nil {
 		return r, err
 	}
 	defer func() {
-		snap.remove()
+		snap.Remove()
 		clock.lap(phaseDrop)
 	}()
 	if err := kernelNamed(snap); err != nil {
 		return r, err
 	}
 	sp := w.part
-	sp.Device = snap.node
+	sp.Device = snap.Node
 	forgetBtrfs(sp.FS)
 	in := &inspection{}
 	klog, err := linux.NewKmsgCursor()
@@ -440,7 +441,7 @@ func (w *stateWorker) checkState(ctx context.Context, st logwrites.State, fsck b
 	}
 	clock.lap(phaseChecker)
 	in.classify()
-	status, err := dmStatus(w.snapName)
+	status, err := devmapper.Status(w.snapName)
 	if err != nil {
 		return r, err
 	}

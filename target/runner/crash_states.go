@@ -18,6 +18,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/fsbench/fsbench/target/devmapper"
 	"github.com/fsbench/fsbench/target/linux"
 	"github.com/fsbench/fsbench/wire/logwrites"
 	"github.com/fsbench/fsbench/wire/runplan"
@@ -206,23 +207,23 @@ func (e *Env) crashResultsPath() string {
 }
 
 // linear maps bytes [off, off+n) of dev as a device of its own.
-func linear(name, dev string, off, n int64) (*dmDevice, error) {
+func linear(name, dev string, off, n int64) (*devmapper.Device, error) {
 	num, err := linux.DevNumber(dev)
 	if err != nil {
 		return nil, err
 	}
-	return dmCreate(name, crashNodeDir, []dmTarget{{start: 0, length: uint64(n / 512), kind: "linear", params: fmt.Sprintf("%s %d", num, off/512)}})
+	return devmapper.Create(name, crashNodeDir, []devmapper.Target{{Start: 0, Length: uint64(n / 512), Kind: "linear", Params: fmt.Sprintf("%s %d", num, off/512)}})
 }
 
 // kernelNamed gives d a node named as the kernel names it (dm-N), so that
 // the kernel's messages about it are found by its node's name.
-func kernelNamed(d *dmDevice) error {
-	node := filepath.Join(crashNodeDir, d.kname)
+func kernelNamed(d *devmapper.Device) error {
+	node := filepath.Join(crashNodeDir, d.KName)
 	os.Remove(node)
-	if err := os.Rename(d.node, node); err != nil {
+	if err := os.Rename(d.Node, node); err != nil {
 		return err
 	}
-	d.node = node
+	d.Node = node
 	return nil
 }
 
@@ -253,7 +254,7 @@ func (c *crashCampaign) record(ctx context.Context, sc *crashScratch) error {
 	if err != nil {
 		return err
 	}
-	logNum, err := linux.DevNumber(logDev.node)
+	logNum, err := linux.DevNumber(logDev.Node)
 	if err != nil {
 		return err
 	}
@@ -261,17 +262,17 @@ func (c *crashCampaign) record(ctx context.Context, sc *crashScratch) error {
 	if err != nil {
 		return err
 	}
-	lw, err := dmCreate(crashLWName, crashNodeDir, []dmTarget{{start: 0, length: sectors, kind: "log-writes", params: partNum + " " + logNum}})
+	lw, err := devmapper.Create(crashLWName, crashNodeDir, []devmapper.Target{{Start: 0, Length: sectors, Kind: "log-writes", Params: partNum + " " + logNum}})
 	if err != nil {
 		return err
 	}
-	defer lw.remove()
+	defer lw.Remove()
 	if err := kernelNamed(lw); err != nil {
 		return err
 	}
-	mark := func(text string) error { return dmMessage(crashLWName, "mark "+text) }
+	mark := func(text string) error { return devmapper.Message(crashLWName, "mark "+text) }
 	through := *c.part
-	through.Device = lw.node
+	through.Device = lw.Node
 	if err := remake(ctx, &through); errors.Is(err, errNoMkfs) {
 		return skipf("crash_states makes the filesystem through the write log: %v", err)
 	} else if err != nil {
@@ -289,7 +290,7 @@ func (c *crashCampaign) record(ctx context.Context, sc *crashScratch) error {
 	if err != nil {
 		return err
 	}
-	if _, err := linux.Mount(lw.node, dir, c.part.FS, fl, c.part.Data); err != nil {
+	if _, err := linux.Mount(lw.Node, dir, c.part.FS, fl, c.part.Data); err != nil {
 		return fmt.Errorf("mounting %s through dm-log-writes: %w", c.part.Name, err)
 	}
 	e.startCleaner(&through, dir)
@@ -308,7 +309,7 @@ func (c *crashCampaign) record(ctx context.Context, sc *crashScratch) error {
 	if werr != nil {
 		return fmt.Errorf("the %s workload: %w", c.work.kind, werr)
 	}
-	status, err := dmStatus(crashLWName)
+	status, err := devmapper.Status(crashLWName)
 	if err != nil {
 		return err
 	}
@@ -316,7 +317,7 @@ func (c *crashCampaign) record(ctx context.Context, sc *crashScratch) error {
 		return fmt.Errorf("the write log filled the log partition %s (%d MiB for the log): give it more space or the workload fewer operations",
 			c.logPart.Name, c.logBytes>>20)
 	}
-	if err := lw.remove(); err != nil {
+	if err := lw.Remove(); err != nil {
 		return err
 	}
 	l, f, err := c.openLog()
@@ -675,10 +676,10 @@ func crashTeardown(e *Env) {
 		}
 	}
 	for i := range maxWorkers {
-		(&dmDevice{name: fmt.Sprintf("%s-%d", crashSnapName, i)}).remove()
+		(&devmapper.Device{Name: fmt.Sprintf("%s-%d", crashSnapName, i)}).Remove()
 	}
 	for _, name := range []string{crashLWName, crashCOWName, crashLogName} {
-		(&dmDevice{name: name}).remove()
+		(&devmapper.Device{Name: name}).Remove()
 	}
 	unmountRAM()
 }

@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/fsbench/fsbench/target/devmapper"
 	"github.com/fsbench/fsbench/target/linux"
 	"github.com/fsbench/fsbench/wire/runplan"
 )
@@ -61,21 +62,21 @@ func dmFlakey(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	table, err := flakeyTable(e.Part.Device, sectors, int(up/time.Second), int(down/time.Second), features)
+	table, err := devmapper.FlakeyTable(e.Part.Device, sectors, int(up/time.Second), int(down/time.Second), features)
 	if err != nil {
 		return nil, err
 	}
 	// dm-flakey times its windows from the table's load: the moment
 	// before it, so that the count's windows never open late.
 	loaded := time.Now()
-	dm, err := dmCreate(flakeyName, "/dev", []dmTarget{table})
+	dm, err := devmapper.Create(flakeyName, "/dev", []devmapper.Target{table})
 	if err != nil {
 		return nil, err
 	}
-	defer dm.remove()
-	faults := watchFaults(dm.kname, faultDirections(fault), up, down, loaded)
+	defer dm.Remove()
+	faults := watchFaults(dm.KName, faultDirections(fault), up, down, loaded)
 	out := &Outcome{}
-	out.Attr("table", "flakey "+table.params)
+	out.Attr("table", "flakey "+table.Params)
 	salt := fmt.Sprintf("%s/%s/%d", e.Step.Test, e.Step.Case, iter)
 	log, err := createSyncLog(e.syncLogPath())
 	if err != nil {
@@ -88,7 +89,7 @@ func dmFlakey(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 	}
 
 	since := lastKmsgSeq()
-	autoRO, werr := writeThrough(ctx, e, dm.node, w)
+	autoRO, werr := writeThrough(ctx, e, dm.Node, w)
 	if werr != nil {
 		return nil, werr
 	}
@@ -100,13 +101,13 @@ func dmFlakey(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 	// had to meet.
 	out.Metric("writer_done", time.Since(loaded).Seconds(), "s")
 	faulty, windows, ferr := faults.finish()
-	if err := dm.remove(); err != nil {
+	if err := dm.Remove(); err != nil {
 		return nil, err
 	}
 
 	// The kernel's messages during the faulty run name the dm device;
 	// those of the normal remount name the partition.
-	faultNotes := notesFor(mustKmsg(), dm.kname, since)
+	faultNotes := notesFor(mustKmsg(), dm.KName, since)
 	since = lastKmsgSeq()
 	in := &inspection{}
 	mnt, err := mountInspect(ctx, e, e.Part, sinceSeq(since), in)
@@ -239,6 +240,6 @@ func mustKmsg() []linux.KmsgRecord {
 
 func dmFlakeyFinish(ctx context.Context, e *Env) error {
 	os.Remove(e.syncLogPath())
-	(&dmDevice{name: flakeyName}).remove()
+	(&devmapper.Device{Name: flakeyName}).Remove()
 	return nil
 }

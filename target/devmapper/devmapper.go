@@ -1,4 +1,13 @@
-package runner
+// Package devmapper drives device-mapper through its ioctls on
+// /dev/mapper/control (include/uapi/linux/dm-ioctl.h), so that a board
+// needs no dmsetup: it creates devices from tables (linear, flakey,
+// log-writes, snapshot), sends them messages, reads their status and
+// removes them. Every request is one struct dm_ioctl followed by its
+// payload; the kernel answers in the same buffer.
+//
+// It runs on the target only and links nothing but the standard
+// library, golang.org/x/sys and the target's own packages.
+package devmapper
 
 import (
 	"bytes"
@@ -15,10 +24,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// The runner drives device-mapper through its ioctls on
-// /dev/mapper/control (include/uapi/linux/dm-ioctl.h), so that a board
-// needs no dmsetup. Every request is one struct dm_ioctl followed by its
-// payload; the kernel answers in the same buffer.
 
 const (
 	dmControl     = "/dev/mapper/control"
@@ -41,27 +46,27 @@ func dmRequest(nr uintptr) uintptr {
 	return 3<<30 | dmHeaderSize<<16 | 0xfd<<8 | nr
 }
 
-// dmTarget is one line of a device-mapper table.
-type dmTarget struct {
-	start, length uint64 // sectors
-	kind, params  string
+// Target is one line of a device-mapper table.
+type Target struct {
+	Start, Length uint64 // sectors
+	Kind, Params  string
 }
 
 // dmIoctl sends one request for the device name, with targets (for a
 // table load), and returns the answer's header.
-func dmIoctl(nr uintptr, name string, flags uint32, targets []dmTarget) ([]byte, error) {
+func dmIoctl(nr uintptr, name string, flags uint32, targets []Target) ([]byte, error) {
 	var payload []byte
 	for i, t := range targets {
-		if len(t.kind) >= 16 {
-			return nil, fmt.Errorf("target type %q is too long", t.kind)
+		if len(t.Kind) >= 16 {
+			return nil, fmt.Errorf("target type %q is too long", t.Kind)
 		}
-		n := (dmSpecSize + len(t.params) + 1 + 7) &^ 7
+		n := (dmSpecSize + len(t.Params) + 1 + 7) &^ 7
 		spec := make([]byte, n)
 		ne := binary.NativeEndian
-		ne.PutUint64(spec[0:], t.start)
-		ne.PutUint64(spec[8:], t.length)
-		copy(spec[24:40], t.kind)
-		copy(spec[dmSpecSize:], t.params)
+		ne.PutUint64(spec[0:], t.Start)
+		ne.PutUint64(spec[8:], t.Length)
+		copy(spec[24:40], t.Kind)
+		copy(spec[dmSpecSize:], t.Params)
 		if i < len(targets)-1 {
 			ne.PutUint32(spec[20:], uint32(n))
 		}
@@ -103,9 +108,9 @@ func dmCall(nr uintptr, name string, flags uint32, targets int, payload []byte) 
 	return buf, nil
 }
 
-// dmMessage sends a message to the device's target (struct
+// Message sends a message to the device's target (struct
 // dm_target_msg: the sector, 0 for the first target, then the text).
-func dmMessage(name, msg string) error {
+func Message(name, msg string) error {
 	payload := make([]byte, 8+len(msg)+1)
 	copy(payload[8:], msg)
 	if _, err := dmCall(dmTargetMsg, name, 0, 0, payload); err != nil {
@@ -114,10 +119,10 @@ func dmMessage(name, msg string) error {
 	return nil
 }
 
-// dmStatus is the status line of the device's first target (its INFO
+// Status is the status line of the device's first target (its INFO
 // status: log-writes gives "<entries> <sector>[ logging_disabled]", a
 // snapshot "<used>/<total> <metadata>", "Invalid" or "Overflow").
-func dmStatus(name string) (string, error) {
+func Status(name string) (string, error) {
 	buf, err := dmCall(dmTableStatus, name, 0, 0, nil)
 	if err != nil {
 		return "", fmt.Errorf("status of %s: %w", name, err)
@@ -134,52 +139,52 @@ func dmStatus(name string) (string, error) {
 	return string(text), nil
 }
 
-// dmDevice is a device-mapper device the runner created.
-type dmDevice struct {
-	name  string
-	node  string // the block device node the runner made for it
-	kname string // the kernel's name for it, dm-N, as in its messages
+// Device is a device-mapper device the runner created.
+type Device struct {
+	Name  string
+	Node  string // the block device node the runner made for it
+	KName string // the kernel's name for it, dm-N, as in its messages
 }
 
-// dmCreate creates the device name with one table and activates it. It
+// Create creates the device name with one table and activates it. It
 // makes its own device node under dir, since boards without udev get none
 // in /dev/mapper.
-func dmCreate(name, dir string, targets []dmTarget) (*dmDevice, error) {
+func Create(name, dir string, targets []Target) (*Device, error) {
 	hdr, err := dmIoctl(dmDevCreate, name, 0, nil)
 	if err != nil {
 		return nil, fmt.Errorf("creating device-mapper device %s: %w", name, err)
 	}
-	d := &dmDevice{name: name}
+	d := &Device{Name: name}
 	if _, err := dmIoctl(dmTableLoad, name, 0, targets); err != nil {
-		d.remove()
+		d.Remove()
 		return nil, fmt.Errorf("loading the table of %s (is the target's module loaded?): %w", name, err)
 	}
 	if _, err := dmIoctl(dmDevSuspend, name, 0, nil); err != nil { // no suspend flag: resume
-		d.remove()
+		d.Remove()
 		return nil, fmt.Errorf("activating %s: %w", name, err)
 	}
 	dev := binary.NativeEndian.Uint64(hdr[40:])
-	d.kname = fmt.Sprintf("dm-%d", unix.Minor(dev))
-	d.node = filepath.Join(dir, name)
-	os.Remove(d.node)
-	if err := unix.Mknod(d.node, unix.S_IFBLK|0o600, int(dev)); err != nil {
-		d.remove()
+	d.KName = fmt.Sprintf("dm-%d", unix.Minor(dev))
+	d.Node = filepath.Join(dir, name)
+	os.Remove(d.Node)
+	if err := unix.Mknod(d.Node, unix.S_IFBLK|0o600, int(dev)); err != nil {
+		d.Remove()
 		return nil, fmt.Errorf("device node for %s: %w", name, err)
 	}
 	return d, nil
 }
 
-// remove removes the device, retrying while it is still busy (an unmount
+// Remove removes the device, retrying while it is still busy (an unmount
 // lets go of it asynchronously).
-func (d *dmDevice) remove() error {
-	if d.node != "" {
-		os.Remove(d.node)
+func (d *Device) Remove() error {
+	if d.Node != "" {
+		os.Remove(d.Node)
 	}
 	// The device is busy for a moment after most unmounts: wait a little
 	// at first (crash_states removes one per state), up to about 5 s.
 	var err error
 	for i, waited := 1, time.Duration(0); waited < 5*time.Second; i++ {
-		if _, err = dmIoctl(dmDevRemove, d.name, 0, nil); err == nil || errors.Is(err, unix.ENXIO) {
+		if _, err = dmIoctl(dmDevRemove, d.Name, 0, nil); err == nil || errors.Is(err, unix.ENXIO) {
 			return nil
 		}
 		if !errors.Is(err, unix.EBUSY) {
@@ -189,19 +194,19 @@ func (d *dmDevice) remove() error {
 		time.Sleep(pause)
 		waited += pause
 	}
-	return fmt.Errorf("removing device-mapper device %s: %w", d.name, err)
+	return fmt.Errorf("removing device-mapper device %s: %w", d.Name, err)
 }
 
-// flakeyTable is the dm-flakey table over dev: healthy for up seconds,
+// FlakeyTable is the dm-flakey table over dev: healthy for up seconds,
 // faulty for down, with the features of the case.
-func flakeyTable(dev string, sectors uint64, up, down int, features []string) (dmTarget, error) {
+func FlakeyTable(dev string, sectors uint64, up, down int, features []string) (Target, error) {
 	num, err := linux.DevNumber(dev)
 	if err != nil {
-		return dmTarget{}, err
+		return Target{}, err
 	}
 	params := fmt.Sprintf("%s 0 %d %d", num, up, down)
 	if len(features) > 0 {
 		params += fmt.Sprintf(" %d %s", len(features), strings.Join(features, " "))
 	}
-	return dmTarget{start: 0, length: sectors, kind: "flakey", params: params}, nil
+	return Target{Start: 0, Length: sectors, Kind: "flakey", Params: params}, nil
 }
