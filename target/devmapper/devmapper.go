@@ -24,7 +24,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-
 const (
 	dmControl     = "/dev/mapper/control"
 	dmHeaderSize  = 312 // sizeof(struct dm_ioctl)
