@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/fsbench/fsbench/target/linux"
 	"golang.org/x/sys/unix"
 )
 
@@ -240,7 +241,7 @@ func (f *bonFile) seek(c int64) error {
 }
 
 func (f *bonFile) writeChunk(buf []byte) error {
-	if err := writeAll(f.fd(), buf); err != nil {
+	if err := linux.WriteAll(f.fd(), buf); err != nil {
 		return err
 	}
 	f.cur++
@@ -250,7 +251,7 @@ func (f *bonFile) writeChunk(buf []byte) error {
 // readChunk reads a whole chunk; bonnie++ repeats short reads.
 func (f *bonFile) readChunk(buf []byte) error {
 	for n := 0; n < len(buf); {
-		m, err := readFD(f.fd(), buf[n:])
+		m, err := linux.ReadFD(f.fd(), buf[n:])
 		if err != nil {
 			return err
 		}

@@ -119,7 +119,7 @@ type inspection struct {
 // record adds the inspection to an outcome.
 func (in *inspection) record(out *Outcome) {
 	out.Attr("consistency", in.Class)
-	out.Metric("mount_errno", float64(errnoOf(in.MountErr)), "")
+	out.Metric("mount_errno", float64(linux.Errno(in.MountErr)), "")
 	if in.MountErr != nil {
 		out.Attr("mount_error", in.MountErr.Error())
 	}

@@ -297,7 +297,7 @@ func (c *crashCampaign) record(ctx context.Context, sc *crashScratch) error {
 	work := e.workPath(dir)
 	werr := os.MkdirAll(work, 0o755)
 	if werr == nil {
-		werr = syncFS(work)
+		werr = linux.SyncFS(work)
 	}
 	if werr == nil {
 		e.Logf("%s: recording %d %s operations through dm-log-writes", e.Step.ID(), c.work.ops, c.work.kind)

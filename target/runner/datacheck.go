@@ -2,18 +2,15 @@ package runner
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 
 	"golang.org/x/sys/unix"
 
@@ -54,76 +51,6 @@ func worseData(a, b string) string {
 		return b
 	}
 	return a
-}
-
-// pattern is the content of the files of one iteration.
-type pattern struct {
-	salt string
-}
-
-// stream returns the reader of name's content (endless).
-func (p pattern) stream(name string) *rand.ChaCha8 {
-	return rand.NewChaCha8(sha256.Sum256([]byte(p.salt + "\x00" + name)))
-}
-
-// expected is name's content for a check, from the runner's cache of the
-// contents it generated: crash_states checks the same files at every
-// state, and generating megabytes of pattern each time costs more than
-// reading them.
-func (p pattern) expected(name string) *expectedContent {
-	key := p.salt + "\x00" + name
-	contents.Lock()
-	defer contents.Unlock()
-	c := contents.m[key]
-	if c == nil {
-		c = &expectedContent{seed: sha256.Sum256([]byte(key))}
-		c.src = rand.NewChaCha8(c.seed)
-		contents.m[key] = c
-	}
-	return c
-}
-
-// expectedContent is a file's content as generated so far.
-type expectedContent struct {
-	seed [32]byte // stream's
-	buf  []byte
-	src  *rand.ChaCha8 // where buf ends
-}
-
-// contents bounds the cache: beyond maxExpected bytes in all, a check
-// generates what it compares and keeps none of it.
-var contents = struct {
-	sync.Mutex
-	m     map[string]*expectedContent
-	total int
-}{m: map[string]*expectedContent{}}
-
-var maxExpected = 64 << 20
-
-// at returns the content's bytes [off, off+n).
-func (c *expectedContent) at(off int64, n int) []byte {
-	end := int(off) + n
-	contents.Lock()
-	defer contents.Unlock()
-	if end <= len(c.buf) {
-		return c.buf[off:end]
-	}
-	if contents.total+end-len(c.buf) > maxExpected {
-		// Too much to keep: generate the range from the start.
-		src := rand.NewChaCha8(c.seed)
-		skip := make([]byte, min(int(off), 1<<20))
-		for left := int(off); left > 0; left -= len(skip) {
-			src.Read(skip[:min(left, len(skip))])
-		}
-		out := make([]byte, n)
-		src.Read(out)
-		return out
-	}
-	grow := make([]byte, end-len(c.buf))
-	c.src.Read(grow)
-	contents.total += len(grow)
-	c.buf = append(c.buf, grow...)
-	return c.buf[off:end]
 }
 
 // syncLog is an append-only log of the bytes of each file known durable:

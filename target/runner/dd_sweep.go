@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/fsbench/fsbench/target/linux"
 	"golang.org/x/sys/unix"
 )
 
@@ -138,7 +139,7 @@ func ddCopy(ctx context.Context, j ddJob) (ddStats, error) {
 		} else {
 			st.partialIn++
 		}
-		if err := writeAll(ofd, buf[:n]); err != nil {
+		if err := linux.WriteAll(ofd, buf[:n]); err != nil {
 			unix.Close(ofd)
 			return st, fmt.Errorf("writing %s: %w", j.out, err)
 		}
@@ -164,13 +165,13 @@ func ddCopy(ctx context.Context, j ddJob) (ddStats, error) {
 
 // ddRead is one read(2) of a block, or with full as many as fill it.
 func ddRead(fd int, buf []byte, full bool, short *int64) (int, error) {
-	n, err := readFD(fd, buf)
+	n, err := linux.ReadFD(fd, buf)
 	if err != nil || !full {
 		return n, err
 	}
 	for n > 0 && n < len(buf) {
 		*short++
-		m, err := readFD(fd, buf[n:])
+		m, err := linux.ReadFD(fd, buf[n:])
 		if err != nil {
 			return n, err
 		}

@@ -94,7 +94,7 @@ func endurance(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 	start := time.Now()
 	werr := d.run(ctx, dir, pattern{fmt.Sprintf("%s/%s/%d", e.Step.Test, e.Step.Case, iter)})
 	if werr == nil {
-		werr = syncFS(dir)
+		werr = linux.SyncFS(dir)
 	}
 	elapsed := time.Since(start)
 	if capture != nil {

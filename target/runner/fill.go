@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/fsbench/fsbench/target/linux"
 	"golang.org/x/sys/unix"
 )
 
@@ -101,7 +102,7 @@ func reached(dir string, percent int, sync bool) (bool, error) {
 			return false, err
 		}
 	}
-	if err := syncFS(dir); err != nil {
+	if err := linux.SyncFS(dir); err != nil {
 		return false, err
 	}
 	used, err := usedPercent(dir)
@@ -146,14 +147,4 @@ func removeFill(dir string) error {
 	err := os.RemoveAll(filepath.Join(dir, FillDir))
 	unix.Sync()
 	return err
-}
-
-// syncFS writes out the filesystem holding dir.
-func syncFS(dir string) error {
-	fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return err
-	}
-	defer unix.Close(fd)
-	return unix.Syncfs(fd)
 }

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/fsbench/fsbench/target/linux"
+	"github.com/fsbench/fsbench/target/measure"
 	"golang.org/x/sys/unix"
 )
 
@@ -60,7 +62,7 @@ func fsyncLatency(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 	}
 	defer unix.Close(f.fd)
 
-	var h latencyHist
+	var h measure.LatencyHist
 	start := time.Now()
 	for i := int64(0); i < count; i++ {
 		if i%1024 == 0 {
@@ -75,20 +77,20 @@ func fsyncLatency(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 		if err := sync(f.fd); err != nil {
 			return nil, fmt.Errorf("%s %d: %w", call, i+1, err)
 		}
-		h.add(time.Since(t0))
+		h.Add(time.Since(t0))
 	}
 	elapsed := time.Since(start)
 
 	out := &Outcome{}
 	us := func(ns float64) float64 { return ns / 1e3 }
-	out.Metric("calls", float64(h.n), "")
-	out.Metric("calls_per_s", float64(h.n)/elapsed.Seconds(), "/s")
+	out.Metric("calls", float64(h.N), "")
+	out.Metric("calls_per_s", float64(h.N)/elapsed.Seconds(), "/s")
 	out.Metric("elapsed", elapsed.Seconds(), "s")
-	out.Metric("mean", us(h.mean()), "us")
-	out.Metric("min", us(float64(h.min)), "us")
-	out.Metric("max", us(float64(h.max)), "us")
+	out.Metric("mean", us(h.Mean()), "us")
+	out.Metric("min", us(float64(h.Min)), "us")
+	out.Metric("max", us(float64(h.Max)), "us")
 	for _, pc := range pcts {
-		out.Metric(percentileMetric(pc), us(h.percentile(pc)), "us")
+		out.Metric(percentileMetric(pc), us(h.Percentile(pc)), "us")
 	}
 	out.Attr("histogram", "log-linear, 128 buckets per power of two: percentiles within 0.4%")
 	return out, nil
@@ -105,7 +107,7 @@ type syncFile struct {
 
 func (f *syncFile) write(i int64, buf []byte) error {
 	if f.blocks == 0 {
-		return writeAll(f.fd, buf)
+		return linux.WriteAll(f.fd, buf)
 	}
 	off := (i % f.blocks) * int64(len(buf))
 	for len(buf) > 0 {
@@ -150,7 +152,7 @@ func openSyncFile(path, pattern string, size, count int64, buf []byte) (*syncFil
 		unix.Close(fd)
 		return nil, err
 	}
-	if err := syncFS(filepath.Dir(path)); err != nil {
+	if err := linux.SyncFS(filepath.Dir(path)); err != nil {
 		unix.Close(fd)
 		return nil, err
 	}

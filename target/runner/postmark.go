@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/fsbench/fsbench/target/linux"
 	"golang.org/x/sys/unix"
 )
 
@@ -333,7 +334,7 @@ func (d *pmDir) setSource(b []byte) { d.src = b }
 type fdRW int
 
 func (f fdRW) Read(b []byte) (int, error) {
-	n, err := readFD(int(f), b)
+	n, err := linux.ReadFD(int(f), b)
 	if n == 0 && err == nil && len(b) > 0 {
 		return 0, io.EOF
 	}
@@ -341,7 +342,7 @@ func (f fdRW) Read(b []byte) (int, error) {
 }
 
 func (f fdRW) Write(b []byte) (int, error) {
-	if err := writeAll(int(f), b); err != nil {
+	if err := linux.WriteAll(int(f), b); err != nil {
 		return 0, err
 	}
 	return len(b), nil
@@ -467,7 +468,7 @@ func readBlock(r io.Reader, b []byte, buffered bool) error {
 		return err
 	}
 	if len(b) == 0 {
-		_, err := readFD(int(r.(fdRW)), b)
+		_, err := linux.ReadFD(int(r.(fdRW)), b)
 		return err
 	}
 	_, err := r.Read(b)

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/fsbench/fsbench/target/linux"
 	"github.com/fsbench/fsbench/wire/runplan"
 )
 
@@ -89,7 +90,7 @@ func powerLossWrite(ctx context.Context, e *Env, iter int) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	if err := syncFS(dir); err != nil {
+	if err := linux.SyncFS(dir); err != nil {
 		return err
 	}
 	log, err := createSyncLog(e.syncLogPath())

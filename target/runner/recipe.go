@@ -293,7 +293,7 @@ func (e *Env) Quiesce() {
 		}
 	}
 	if dir != "" {
-		if err := syncFS(dir); err != nil {
+		if err := linux.SyncFS(dir); err != nil {
 			e.Logf("%s: syncfs %s: %v", e.Step.ID(), dir, err)
 		}
 	}

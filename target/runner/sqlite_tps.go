@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/fsbench/fsbench/target/linux"
 )
 
 func init() {
@@ -53,7 +55,7 @@ func sqliteTPS(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 	if _, err := runSQL(ctx, bin, db, setup.String()); err != nil {
 		return nil, err
 	}
-	if err := syncFS(dir); err != nil {
+	if err := linux.SyncFS(dir); err != nil {
 		return nil, err
 	}
 

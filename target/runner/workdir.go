@@ -4,6 +4,8 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+
+	"github.com/fsbench/fsbench/target/linux"
 )
 
 // removeWorkDir is the Finish of recipes that work in Env.WorkDir: it
@@ -20,7 +22,7 @@ func removeWorkDir(ctx context.Context, e *Env) error {
 // the next measurement does not pay for the deletion.
 func removeAll(dir string) error {
 	err := os.RemoveAll(dir)
-	if serr := syncFS(filepath.Dir(dir)); err == nil {
+	if serr := linux.SyncFS(filepath.Dir(dir)); err == nil {
 		err = serr
 	}
 	return err

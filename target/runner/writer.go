@@ -2,15 +2,13 @@ package runner
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/fsbench/fsbench/internal/atomicfile"
+	"github.com/fsbench/fsbench/target/linux"
 )
 
 // reliabilityWriter writes pattern files into dir for the reliability
@@ -197,7 +195,7 @@ func (w *reliabilityWriter) once(ctx context.Context) error {
 		w.Files++
 		ok = append(ok, done{name, size})
 	}
-	if err := syncFS(w.dir); err != nil {
+	if err := linux.SyncFS(w.dir); err != nil {
 		w.keep(fmt.Errorf("syncfs: %w", err))
 		return nil
 	}
@@ -213,13 +211,4 @@ func (w *reliabilityWriter) keep(err error) {
 	if w.Err == nil {
 		w.Err = err
 	}
-}
-
-// errnoOf returns the errno behind err, 0 when there is none.
-func errnoOf(err error) int {
-	var no unix.Errno
-	if errors.As(err, &no) {
-		return int(no)
-	}
-	return 0
 }

@@ -1,4 +1,4 @@
-package runner
+package measure
 
 import (
 	"math"
@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// latencyHist counts durations in log-linear buckets, so that a step of a
+// LatencyHist counts durations in log-linear buckets, so that a step of a
 // hundred million calls keeps 58KiB instead of every sample.
 //
 // Durations are counted in nanoseconds. Below 256ns every value has its
@@ -15,11 +15,13 @@ import (
 // bound wide, and reporting its midpoint is off by at most half that, 1/256
 // (0.39%) of the true value. Minimum, maximum, count and sum are exact,
 // so the mean is too.
-type latencyHist struct {
-	counts   [histBuckets]uint64
-	n        uint64
+type LatencyHist struct {
+	counts [histBuckets]uint64
+	// N is the count of durations, Min and Max the shortest and longest
+	// (ns).
+	N        uint64
+	Min, Max uint64
 	sum      uint64 // ns; 2^64 ns are 584 years of sequential calls
-	min, max uint64
 }
 
 const (
@@ -48,43 +50,44 @@ func histBounds(i int) (lower, width uint64) {
 	return uint64(i%histSub+histSub) << shift, 1 << shift
 }
 
-func (h *latencyHist) add(d time.Duration) {
+// Add counts d.
+func (h *LatencyHist) Add(d time.Duration) {
 	v := uint64(max(d, 0))
 	h.counts[histIndex(v)]++
-	if h.n == 0 || v < h.min {
-		h.min = v
+	if h.N == 0 || v < h.Min {
+		h.Min = v
 	}
-	h.max = max(h.max, v)
-	h.n++
+	h.Max = max(h.Max, v)
+	h.N++
 	h.sum += v
 }
 
-// mean is the exact mean in nanoseconds.
-func (h *latencyHist) mean() float64 {
-	if h.n == 0 {
+// Mean is the exact mean in nanoseconds.
+func (h *LatencyHist) Mean() float64 {
+	if h.N == 0 {
 		return math.NaN()
 	}
-	return float64(h.sum) / float64(h.n)
+	return float64(h.sum) / float64(h.N)
 }
 
-// percentile returns the p-th percentile in nanoseconds by the
+// Percentile returns the p-th percentile in nanoseconds by the
 // nearest-rank method (the smallest sample with at least p% of the samples
 // at or below it), as the midpoint of its bucket, kept within the exact
 // minimum and maximum.
-func (h *latencyHist) percentile(p float64) float64 {
-	if h.n == 0 {
+func (h *LatencyHist) Percentile(p float64) float64 {
+	if h.N == 0 {
 		return math.NaN()
 	}
-	rank := uint64(math.Ceil(p / 100 * float64(h.n)))
-	rank = min(max(rank, 1), h.n)
+	rank := uint64(math.Ceil(p / 100 * float64(h.N)))
+	rank = min(max(rank, 1), h.N)
 	var seen uint64
 	for i, c := range h.counts {
 		seen += c
 		if seen >= rank {
 			lo, w := histBounds(i)
 			mid := float64(lo) + float64(w-1)/2
-			return math.Min(math.Max(mid, float64(h.min)), float64(h.max))
+			return math.Min(math.Max(mid, float64(h.Min)), float64(h.Max))
 		}
 	}
-	return float64(h.max)
+	return float64(h.Max)
 }

@@ -1,4 +1,4 @@
-package runner
+package measure
 
 import (
 	"math"
@@ -12,7 +12,7 @@ import (
 // percentiles of the same samples, over nine decades of latency.
 func TestLatencyHistErrorBound(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	var h latencyHist
+	var h LatencyHist
 	samples := make([]uint64, 200000)
 	for i := range samples {
 		// Log-uniform from 1ns to 100s, and a cluster of equal values.
@@ -21,27 +21,27 @@ func TestLatencyHistErrorBound(t *testing.T) {
 			v = 4_000_000
 		}
 		samples[i] = v
-		h.add(time.Duration(v))
+		h.Add(time.Duration(v))
 	}
 	slices.Sort(samples)
 	var sum float64
 	for _, v := range samples {
 		sum += float64(v)
 	}
-	if got, want := h.mean(), sum/float64(len(samples)); math.Abs(got-want) > want*1e-12 {
+	if got, want := h.Mean(), sum/float64(len(samples)); math.Abs(got-want) > want*1e-12 {
 		t.Errorf("mean %v, want %v", got, want)
 	}
-	if h.min != samples[0] || h.max != samples[len(samples)-1] || h.n != uint64(len(samples)) {
-		t.Errorf("min %d max %d n %d, want %d %d %d", h.min, h.max, h.n, samples[0], samples[len(samples)-1], len(samples))
+	if h.Min != samples[0] || h.Max != samples[len(samples)-1] || h.N != uint64(len(samples)) {
+		t.Errorf("min %d max %d n %d, want %d %d %d", h.Min, h.Max, h.N, samples[0], samples[len(samples)-1], len(samples))
 	}
 	worst := 0.0
 	for p := 0.0; p <= 100; p += 0.01 {
 		rank := max(1, int(math.Ceil(p/100*float64(len(samples)))))
 		exact := float64(samples[rank-1])
-		rel := math.Abs(h.percentile(p)-exact) / exact
+		rel := math.Abs(h.Percentile(p)-exact) / exact
 		worst = max(worst, rel)
 		if rel > 1.0/256 {
-			t.Fatalf("p%g: %v, exact %v: off by %.3f%%", p, h.percentile(p), exact, rel*100)
+			t.Fatalf("p%g: %v, exact %v: off by %.3f%%", p, h.Percentile(p), exact, rel*100)
 		}
 	}
 	t.Logf("worst relative error %.3f%%", worst*100)
@@ -67,14 +67,14 @@ func TestLatencyHistBuckets(t *testing.T) {
 	if prevEnd != 0 { // wrapped past 2^64-1
 		t.Fatalf("buckets end at %d, not 2^64", prevEnd)
 	}
-	var h latencyHist
+	var h LatencyHist
 	for _, v := range []time.Duration{5, 7, 7, 300} {
-		h.add(v)
+		h.Add(v)
 	}
-	if h.percentile(50) != 7 || h.percentile(0) != 5 || h.percentile(100) != 300 {
-		t.Errorf("p0 p50 p100 = %v %v %v, want 5 7 300", h.percentile(0), h.percentile(50), h.percentile(100))
+	if h.Percentile(50) != 7 || h.Percentile(0) != 5 || h.Percentile(100) != 300 {
+		t.Errorf("p0 p50 p100 = %v %v %v, want 5 7 300", h.Percentile(0), h.Percentile(50), h.Percentile(100))
 	}
-	if !math.IsNaN((&latencyHist{}).percentile(50)) {
+	if !math.IsNaN((&LatencyHist{}).Percentile(50)) {
 		t.Errorf("an empty histogram has a percentile")
 	}
 }
