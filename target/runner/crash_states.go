@@ -20,6 +20,7 @@ import (
 
 	"github.com/fsbench/fsbench/target/devmapper"
 	"github.com/fsbench/fsbench/target/linux"
+	"github.com/fsbench/fsbench/target/workload"
 	"github.com/fsbench/fsbench/wire/logwrites"
 	"github.com/fsbench/fsbench/wire/runplan"
 )
@@ -187,7 +188,7 @@ func crashStates(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 	if sc.Iter != iter || sc.Digest == "" {
 		sc = crashScratch{Iter: iter, Salt: fmt.Sprintf("%s/%s/%d/%s", e.Step.Test, e.Step.Case, iter, e.BootID)}
 		os.Remove(e.crashResultsPath())
-		work.pat = pattern{sc.Salt}
+		work.pat = workload.Pattern{Salt: sc.Salt}
 		if err := c.record(ctx, &sc); err != nil {
 			return nil, err
 		}
@@ -198,7 +199,7 @@ func crashStates(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 			return nil, err
 		}
 	}
-	work.pat = pattern{sc.Salt}
+	work.pat = workload.Pattern{Salt: sc.Salt}
 	return c.replay(ctx, &sc)
 }
 
@@ -429,7 +430,7 @@ func (c *crashCampaign) syncedWrite(l *logwrites.Log) (int, error) {
 		return 0, errors.New("negative control: the workload made no file durable (drop_synced_write needs small_files, large_file, fsync or churn)")
 	}
 	want := make([]byte, l.SectorSize)
-	c.work.pat.stream(name).Read(want)
+	c.work.pat.Stream(name).Read(want)
 	var buf []byte
 	for _, en := range l.Entries[:markAt] {
 		if !en.HasData() {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fsbench/fsbench/target/workload"
 	"github.com/fsbench/fsbench/wire/logwrites"
 )
 
@@ -50,7 +51,7 @@ func TestCrashWorkloadsCheckIntact(t *testing.T) {
 			if _, err := exec.LookPath("sqlite3"); err != nil && kind == "sqlite" {
 				t.Skip("needs sqlite3 (scripts/test.sh installs it)")
 			}
-			w := &crashWorkload{kind: kind, ops: 7, size: 6000, large: 70000, pat: pattern{"salt/" + kind}}
+			w := &crashWorkload{kind: kind, ops: 7, size: 6000, large: 70000, pat: workload.Pattern{Salt: "salt/" + kind}}
 			dir, marks := runWorkload(t, w)
 			if len(marks) < 5 {
 				t.Fatalf("%d marks for 7 operations: %v", len(marks), marks)
@@ -74,7 +75,7 @@ func TestCrashWorkloadsCheckIntact(t *testing.T) {
 
 // The checks catch what a bad state holds.
 func TestCrashWorkloadChecksFail(t *testing.T) {
-	w := &crashWorkload{kind: "rename", ops: 5, size: 5000, pat: pattern{"s"}}
+	w := &crashWorkload{kind: "rename", ops: 5, size: 5000, pat: workload.Pattern{Salt: "s"}}
 	dir, marks := runWorkload(t, w)
 	d := durablesOf(t, marks)
 	cfg := filepath.Join(dir, configName)
@@ -100,7 +101,7 @@ func TestCrashWorkloadChecksFail(t *testing.T) {
 	os.Remove(cfg)
 	check(DataLostSynced)
 
-	c := &crashWorkload{kind: "churn", ops: 6, size: 3000, pat: pattern{"c"}}
+	c := &crashWorkload{kind: "churn", ops: 6, size: 3000, pat: workload.Pattern{Salt: "c"}}
 	dir, marks = runWorkload(t, c)
 	d = durablesOf(t, marks)
 	if len(d.removed) != 2 {
@@ -119,7 +120,7 @@ func TestCrashSQLiteCheckFails(t *testing.T) {
 	if _, err := exec.LookPath("sqlite3"); err != nil {
 		t.Skip("needs sqlite3 (scripts/test.sh installs it)")
 	}
-	w := &crashWorkload{kind: "sqlite", ops: 4, pat: pattern{"q"}}
+	w := &crashWorkload{kind: "sqlite", ops: 4, pat: workload.Pattern{Salt: "q"}}
 	dir, marks := runWorkload(t, w)
 	d := durablesOf(t, marks)
 	db := filepath.Join(dir, dbName)

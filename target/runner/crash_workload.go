@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/fsbench/fsbench/internal/atomicfile"
+	"github.com/fsbench/fsbench/target/workload"
 	"github.com/fsbench/fsbench/wire/logwrites"
 )
 
@@ -39,7 +40,7 @@ type marker func(text string) error
 // markLog is a durableLog that records in the write log.
 type markLog struct{ mark marker }
 
-func (m markLog) synced(name string, size int64) error {
+func (m markLog) Synced(name string, size int64) error {
 	return m.mark(fmt.Sprintf("%ss:%s:%d", markPrefix, name, size))
 }
 
@@ -95,19 +96,19 @@ type crashWorkload struct {
 	// dirOnly: the rename workload fsyncs the directory after the rename
 	// but not the new file, and trusts the filesystem with the order.
 	dirOnly bool
-	pat     pattern
+	pat     workload.Pattern
 }
 
-func (w *crashWorkload) writer(dir string, mark marker) *reliabilityWriter {
-	return &reliabilityWriter{dir: dir, pat: w.pat, log: markLog{mark}, kind: w.kind,
-		small: w.size, large: w.large, limit: w.ops, noSync: w.noSync}
+func (w *crashWorkload) writer(dir string, mark marker) *workload.Writer {
+	return &workload.Writer{Dir: dir, Pattern: w.pat, Log: markLog{mark}, Kind: w.kind,
+		Small: w.size, Large: w.large, Limit: w.ops, NoSync: w.noSync}
 }
 
 // run writes the workload into dir.
 func (w *crashWorkload) run(ctx context.Context, dir string, mark marker) error {
 	switch w.kind {
 	case "small_files", "large_file", "fsync":
-		return w.writer(dir, mark).untilCut(ctx)
+		return w.writer(dir, mark).UntilCut(ctx)
 	case "rename":
 		return w.rename(ctx, dir, mark)
 	case "churn":
@@ -142,7 +143,7 @@ func (w *crashWorkload) check(dir string, d *durables) (*DataReport, error) {
 }
 
 func (w *crashWorkload) intended(name string) int64 {
-	return w.writer("", nil).intended(name)
+	return w.writer("", nil).Intended(name)
 }
 
 // sync fsyncs f unless the workload is the negative control.
@@ -167,7 +168,7 @@ const configName = "config"
 func (w *crashWorkload) configContent(n int) []byte {
 	head := fmt.Sprintf("fsbench-config %d\n", n)
 	b := make([]byte, max(w.size, int64(len(head))))
-	w.pat.stream(fmt.Sprintf("%s-v%d", configName, n)).Read(b)
+	w.pat.Stream(fmt.Sprintf("%s-v%d", configName, n)).Read(b)
 	copy(b, head)
 	return b
 }
@@ -298,11 +299,11 @@ func (w *crashWorkload) churn(ctx context.Context, dir string, mark marker) erro
 		// Created and made durable as small_files does it.
 		name := fmt.Sprintf("small-%06d", n)
 		rw := w.writer(dir, mark)
-		f, err := rw.writeFile(ctx, name, w.size)
+		f, err := rw.WriteFile(ctx, name, w.size)
 		if err != nil {
 			return fmt.Errorf("writing %s: %w", name, err)
 		}
-		err = rw.durable(f, name, w.size)
+		err = rw.Durable(f, name, w.size)
 		f.Close()
 		if err != nil {
 			return err
@@ -317,7 +318,7 @@ const dbName = "crash.db"
 // rowValue is the text of row id: its pattern, in hex.
 func (w *crashWorkload) rowValue(id int) string {
 	b := make([]byte, 128)
-	w.pat.stream(fmt.Sprintf("row-%d", id)).Read(b)
+	w.pat.Stream(fmt.Sprintf("row-%d", id)).Read(b)
 	return hex.EncodeToString(b)
 }
 

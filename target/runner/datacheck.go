@@ -15,6 +15,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/fsbench/fsbench/internal/atomicfile"
+	"github.com/fsbench/fsbench/target/workload"
 )
 
 // The reliability recipes write files whose every byte can be recomputed
@@ -75,7 +76,7 @@ func createSyncLog(path string) (*syncLog, error) {
 }
 
 // synced records that the first size bytes of name are durable.
-func (l *syncLog) synced(name string, size int64) error {
+func (l *syncLog) Synced(name string, size int64) error {
 	if _, err := fmt.Fprintf(l.f, "%s %d\n", name, size); err != nil {
 		return err
 	}
@@ -134,7 +135,7 @@ func (r *DataReport) problem(format string, args ...any) {
 // checkData compares the files in dir with their pattern and the sync
 // log. intended gives the size a file was meant to reach (0: unknown),
 // so that a file longer than it is caught.
-func checkData(dir string, pat pattern, synced map[string]int64, intended func(name string) int64) (*DataReport, error) {
+func checkData(dir string, pat workload.Pattern, synced map[string]int64, intended func(name string) int64) (*DataReport, error) {
 	rep := &DataReport{Class: DataIntact, SyncedFiles: len(synced)}
 	found := map[string]bool{}
 	ents, err := os.ReadDir(dir)
@@ -175,7 +176,7 @@ func checkData(dir string, pat pattern, synced map[string]int64, intended func(n
 // pattern: the first synced bytes must be exact; after them a block may
 // be exact or all zeros (unsynced data not yet written), and the file may
 // end early.
-func checkFile(rep *DataReport, path string, pat pattern, synced, intended int64) {
+func checkFile(rep *DataReport, path string, pat workload.Pattern, synced, intended int64) {
 	name := filepath.Base(path)
 	f, err := os.Open(path)
 	if err != nil {
@@ -185,7 +186,7 @@ func checkFile(rep *DataReport, path string, pat pattern, synced, intended int64
 		return
 	}
 	defer f.Close()
-	want := pat.expected(name)
+	want := pat.Expected(name)
 	const block = 4096
 	// Large reads, compared a block at a time: crash_states reads the
 	// same files at every state, and under emulation every system call
@@ -195,7 +196,7 @@ func checkFile(rep *DataReport, path string, pat pattern, synced, intended int64
 	lostSynced, lostUnsynced, corrupt := int64(0), false, false
 	for {
 		n, err := io.ReadFull(f, buf)
-		exp := want.at(off, n)
+		exp := want.At(off, n)
 		for b := 0; b < n; b += block {
 			got, exp := buf[b:min(b+block, n)], exp[b:min(b+block, n)]
 			at := off + int64(b)

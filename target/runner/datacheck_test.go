@@ -1,17 +1,18 @@
 package runner
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/fsbench/fsbench/target/workload"
 )
 
 // writeSet writes n small files of size bytes into a fresh directory with
 // the dm_flakey writer and returns it and its sync log.
-func writeSet(t *testing.T, n int, size int64) (*reliabilityWriter, map[string]int64) {
+func writeSet(t *testing.T, n int, size int64) (*workload.Writer, map[string]int64) {
 	t.Helper()
 	dir := t.TempDir()
 	data := filepath.Join(dir, "data")
@@ -23,8 +24,8 @@ func writeSet(t *testing.T, n int, size int64) (*reliabilityWriter, map[string]i
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := &reliabilityWriter{dir: data, pat: pattern{"test"}, log: log, kind: "small_files", small: size, count: n}
-	if err := w.once(context.Background()); err != nil || w.Err != nil {
+	w := &workload.Writer{Dir: data, Pattern: workload.Pattern{Salt: "test"}, Log: log, Kind: "small_files", Small: size, Count: n}
+	if err := w.Once(context.Background()); err != nil || w.Err != nil {
 		t.Fatal(err, w.Err)
 	}
 	log.close()
@@ -38,9 +39,9 @@ func writeSet(t *testing.T, n int, size int64) (*reliabilityWriter, map[string]i
 	return w, synced
 }
 
-func check(t *testing.T, w *reliabilityWriter, synced map[string]int64) *DataReport {
+func check(t *testing.T, w *workload.Writer, synced map[string]int64) *DataReport {
 	t.Helper()
-	rep, err := checkData(w.dir, w.pat, synced, w.intended)
+	rep, err := checkData(w.Dir, w.Pattern, synced, w.Intended)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +55,7 @@ func TestDataCheckIntact(t *testing.T) {
 		t.Fatalf("fresh files: %+v", rep)
 	}
 	// Another salt is another content: nothing may match by chance.
-	w.pat = pattern{"other"}
+	w.Pattern = workload.Pattern{Salt: "other"}
 	if rep := check(t, w, synced); rep.Class != DataCorrupt || rep.CorruptFiles != 4 {
 		t.Fatalf("files checked against another pattern: %+v", rep)
 	}
@@ -62,7 +63,7 @@ func TestDataCheckIntact(t *testing.T) {
 
 func TestDataCheckCatchesACorruptedFile(t *testing.T) {
 	w, synced := writeSet(t, 4, 10000)
-	path := filepath.Join(w.dir, w.fileName(2))
+	path := filepath.Join(w.Dir, w.FileName(2))
 	f, err := os.OpenFile(path, os.O_RDWR, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -80,7 +81,7 @@ func TestDataCheckCatchesACorruptedFile(t *testing.T) {
 
 func TestDataCheckCatchesAMissingSyncedFile(t *testing.T) {
 	w, synced := writeSet(t, 4, 10000)
-	os.Remove(filepath.Join(w.dir, w.fileName(3)))
+	os.Remove(filepath.Join(w.Dir, w.FileName(3)))
 	rep := check(t, w, synced)
 	if rep.Class != DataLostSynced || rep.MissingSynced != 1 || rep.LostSynced != 10000 {
 		t.Fatalf("synced file removed: %+v", rep)
@@ -97,7 +98,7 @@ func TestDataCheckLostSyncedData(t *testing.T) {
 		},
 	} {
 		w, synced := writeSet(t, 3, 10000)
-		damage(filepath.Join(w.dir, w.fileName(1)))
+		damage(filepath.Join(w.Dir, w.FileName(1)))
 		rep := check(t, w, synced)
 		if rep.Class != DataLostSynced || rep.LostSynced == 0 {
 			t.Errorf("%s synced file: %+v", name, rep)
@@ -108,8 +109,8 @@ func TestDataCheckLostSyncedData(t *testing.T) {
 // Data never synced may be lost (cut short, zeros) but not corrupt.
 func TestDataCheckUnsyncedData(t *testing.T) {
 	w, synced := writeSet(t, 3, 10000)
-	delete(synced, w.fileName(3)) // as if the cut came before its sync
-	path := filepath.Join(w.dir, w.fileName(3))
+	delete(synced, w.FileName(3)) // as if the cut came before its sync
+	path := filepath.Join(w.Dir, w.FileName(3))
 	os.Truncate(path, 6000)
 	if rep := check(t, w, synced); rep.Class != DataLostUnsynced || rep.LostUnsynced != 1 {
 		t.Fatalf("unsynced file cut short: %+v", rep)
@@ -122,7 +123,7 @@ func TestDataCheckUnsyncedData(t *testing.T) {
 	}
 	// Longer than it was ever written: corrupt too.
 	w2, synced2 := writeSet(t, 1, 5000)
-	f, _ = os.OpenFile(filepath.Join(w2.dir, w2.fileName(1)), os.O_WRONLY|os.O_APPEND, 0)
+	f, _ = os.OpenFile(filepath.Join(w2.Dir, w2.FileName(1)), os.O_WRONLY|os.O_APPEND, 0)
 	f.Write(make([]byte, 100))
 	f.Close()
 	if rep := check(t, w2, synced2); rep.Class != DataCorrupt {
@@ -152,47 +153,25 @@ func TestAppendWriter(t *testing.T) {
 	dir := t.TempDir()
 	logPath := filepath.Join(dir, "synced.log")
 	log, _ := createSyncLog(logPath)
-	w := &reliabilityWriter{dir: dir, pat: pattern{"append"}, log: log, kind: "fsync"}
+	w := &workload.Writer{Dir: dir, Pattern: workload.Pattern{Salt: "append"}, Log: log, Kind: "fsync"}
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
-	if err := w.untilCut(ctx); err != context.DeadlineExceeded {
+	if err := w.UntilCut(ctx); err != context.DeadlineExceeded {
 		t.Fatalf("writer ended with %v", err)
 	}
 	log.close()
 	synced, _ := readSyncLog(logPath)
-	size := synced[w.fileName(0)]
+	size := synced[w.FileName(0)]
 	if size < 4096 || size != w.Written {
 		t.Fatalf("logged %d bytes, wrote %d", size, w.Written)
 	}
 	os.Remove(logPath)
-	path := filepath.Join(dir, w.fileName(0))
+	path := filepath.Join(dir, w.FileName(0))
 	if rep := check(t, w, synced); rep.Class != DataIntact {
 		t.Fatalf("appended file: %+v", rep)
 	}
 	os.Truncate(path, size-4096)
 	if rep := check(t, w, synced); rep.Class != DataLostSynced || rep.LostSynced != 4096 {
 		t.Fatalf("last synced record lost: %+v", rep)
-	}
-}
-
-// The cached content is the pattern's stream, at any offset, within the
-// cache's bound and beyond it.
-func TestExpectedContentIsTheStream(t *testing.T) {
-	p := pattern{"cache"}
-	want := make([]byte, 300000)
-	p.stream("f").Read(want)
-	c := p.expected("f")
-	for _, r := range []struct{ off, n int }{{0, 100}, {50, 4096}, {100000, 200000}, {0, 300000}, {299999, 1}} {
-		if got := c.at(int64(r.off), r.n); !bytes.Equal(got, want[r.off:r.off+r.n]) {
-			t.Errorf("at(%d, %d) differs from the stream", r.off, r.n)
-		}
-	}
-	defer func(m int) { maxExpected = m }(maxExpected)
-	maxExpected = 0
-	g := p.expected("g")
-	want = make([]byte, 2<<20)
-	p.stream("g").Read(want)
-	if got := g.at(1<<20+7, 4096); !bytes.Equal(got, want[1<<20+7:1<<20+7+4096]) || len(g.buf) != 0 {
-		t.Errorf("beyond the bound: the content differs, or %d bytes were kept", len(g.buf))
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/fsbench/fsbench/target/devmapper"
 	"github.com/fsbench/fsbench/target/linux"
+	"github.com/fsbench/fsbench/target/workload"
 	"github.com/fsbench/fsbench/wire/runplan"
 )
 
@@ -83,7 +84,7 @@ func dmFlakey(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 		return nil, err
 	}
 	defer log.close()
-	w := newWriter(e, "", pattern{salt}, log)
+	w := newWriter(e, "", workload.Pattern{Salt: salt}, log)
 	if e.P.Err != nil {
 		return nil, e.P.Err
 	}
@@ -119,7 +120,7 @@ func dmFlakey(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 		return nil, err
 	}
 	if mnt != "" {
-		w.dir = e.workPath(mnt)
+		w.Dir = e.workPath(mnt)
 		rep, err := checkDataIn(w, synced)
 		if err != nil {
 			return nil, err
@@ -175,14 +176,14 @@ func dmFlakey(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 	if len(faultNotes.Lines) > 0 {
 		out.Attr("fault_kernel_log", strings.Join(faultNotes.Lines, " | "))
 	}
-	out.Attr("writer", w.kind)
+	out.Attr("writer", w.Kind)
 	e.Logf("%s: %s, data %s (%d I/O while faulty)", e.Step.ID(), in.Class, out.Attrs["data"], faulty)
 	return out, nil
 }
 
 // writeThrough mounts the flakey device, runs the writer once and
 // unmounts. It reports whether the filesystem had turned read-only.
-func writeThrough(ctx context.Context, e *Env, node string, w *reliabilityWriter) (autoRO bool, err error) {
+func writeThrough(ctx context.Context, e *Env, node string, w *workload.Writer) (autoRO bool, err error) {
 	dir := e.mountDir(e.Part)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return false, err
@@ -194,16 +195,16 @@ func writeThrough(ctx context.Context, e *Env, node string, w *reliabilityWriter
 	if _, err := linux.Mount(node, dir, e.Part.FS, fl, e.Part.Data); err != nil {
 		// A device faulty from the start may not even mount; that is
 		// the remount's business to judge.
-		w.keep(fmt.Errorf("mounting through dm-flakey: %w", err))
+		w.Keep(fmt.Errorf("mounting through dm-flakey: %w", err))
 		return false, nil
 	}
 	through := *e.Part
 	through.Device = node
 	e.startCleaner(&through, dir)
-	w.dir = e.workPath(dir)
-	if err := os.MkdirAll(w.dir, 0o755); err != nil {
-		w.keep(err)
-	} else if err := w.once(ctx); err != nil {
+	w.Dir = e.workPath(dir)
+	if err := os.MkdirAll(w.Dir, 0o755); err != nil {
+		w.Keep(err)
+	} else if err := w.Once(ctx); err != nil {
 		unmountAsync(dir, time.Minute)
 		return false, err
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/fsbench/fsbench/internal/atomicfile"
 	"github.com/fsbench/fsbench/target/linux"
+	"github.com/fsbench/fsbench/target/workload"
 )
 
 func init() {
@@ -92,7 +93,7 @@ func endurance(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 		out.Attr("block_trace_lost", "not available: "+err.Error())
 	}
 	start := time.Now()
-	werr := d.run(ctx, dir, pattern{fmt.Sprintf("%s/%s/%d", e.Step.Test, e.Step.Case, iter)})
+	werr := d.run(ctx, dir, workload.Pattern{Salt: fmt.Sprintf("%s/%s/%d", e.Step.Test, e.Step.Case, iter)})
 	if werr == nil {
 		werr = linux.SyncFS(dir)
 	}
@@ -161,7 +162,7 @@ func (d *enduranceDay) describe() string {
 }
 
 // run replays the span: its events in the order of the device's clock.
-func (d *enduranceDay) run(ctx context.Context, dir string, pat pattern) error {
+func (d *enduranceDay) run(ctx context.Context, dir string, pat workload.Pattern) error {
 	lg, err := openAppLog(filepath.Join(dir, "app.log"), d.rotate, pat)
 	if err != nil {
 		return err
@@ -231,7 +232,7 @@ type appLog struct {
 	buf    []byte
 }
 
-func openAppLog(path string, rotate int64, pat pattern) (*appLog, error) {
+func openAppLog(path string, rotate int64, pat workload.Pattern) (*appLog, error) {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 	if err != nil {
 		return nil, err
@@ -241,7 +242,7 @@ func openAppLog(path string, rotate int64, pat pattern) (*appLog, error) {
 		f.Close()
 		return nil, err
 	}
-	return &appLog{path: path, f: f, size: st.Size(), rotate: rotate, text: pat.stream("log")}, nil
+	return &appLog{path: path, f: f, size: st.Size(), rotate: rotate, text: pat.Stream("log")}, nil
 }
 
 // line appends a line of n bytes, printable as a log's: hex of the
@@ -295,13 +296,13 @@ func (l *appLog) close() error { return l.f.Close() }
 // rewriteConfig writes version n of the config the way embedded software
 // does: a temporary file, fsync, rename over the old one, fsync the
 // directory.
-func rewriteConfig(dir string, size int64, n int, pat pattern) error {
+func rewriteConfig(dir string, size int64, n int, pat workload.Pattern) error {
 	tmp, final := filepath.Join(dir, "config.tmp"), filepath.Join(dir, "config")
 	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
 		return err
 	}
-	_, err = io.CopyN(f, pat.stream(fmt.Sprintf("config-%d", n)), size)
+	_, err = io.CopyN(f, pat.Stream(fmt.Sprintf("config-%d", n)), size)
 	if err == nil {
 		err = f.Sync()
 	}
@@ -319,14 +320,14 @@ func rewriteConfig(dir string, size int64, n int, pat pattern) error {
 
 // writeUpdate writes update i as one file in 1MiB writes, fsyncs it and
 // puts it in place of the previous one.
-func writeUpdate(dir string, size int64, i int, pat pattern) error {
+func writeUpdate(dir string, size int64, i int, pat workload.Pattern) error {
 	tmp, final := filepath.Join(dir, "update.new"), filepath.Join(dir, "update.img")
 	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
 		return err
 	}
 	buf := make([]byte, 1<<20)
-	src := pat.stream(fmt.Sprintf("update-%d", i))
+	src := pat.Stream(fmt.Sprintf("update-%d", i))
 	for left := size; left > 0 && err == nil; left -= int64(len(buf)) {
 		b := buf[:min(left, int64(len(buf)))]
 		src.Read(b)
@@ -361,13 +362,13 @@ type sqlStream struct {
 	closed bool
 }
 
-func startSQLStream(ctx context.Context, db string, rowSize int, keep int64, pat pattern) (*sqlStream, error) {
+func startSQLStream(ctx context.Context, db string, rowSize int, keep int64, pat workload.Pattern) (*sqlStream, error) {
 	bin, err := exec.LookPath("sqlite3")
 	if err != nil {
 		return nil, skipf("endurance's SQLite transactions run the image's sqlite3, and the image has none " +
 			"(Buildroot: BR2_PACKAGE_SQLITE; Yocto: the sqlite3 package); set transactions_per_day = 0 to leave them out")
 	}
-	s := &sqlStream{errs: &bytes.Buffer{}, row: make([]byte, (rowSize+1)/2), keep: keep, pat: pat.stream("rows")}
+	s := &sqlStream{errs: &bytes.Buffer{}, row: make([]byte, (rowSize+1)/2), keep: keep, pat: pat.Stream("rows")}
 	s.cmd = exec.CommandContext(ctx, bin, "-bail", db)
 	s.cmd.Stdout, s.cmd.Stderr = s.errs, s.errs
 	if s.in, err = s.cmd.StdinPipe(); err != nil {

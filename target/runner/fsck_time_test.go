@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/fsbench/fsbench/target/linux"
+	"github.com/fsbench/fsbench/target/workload"
 	"github.com/fsbench/fsbench/wire/resultframe"
 	"github.com/fsbench/fsbench/wire/runplan"
 )
@@ -114,7 +115,7 @@ func TestFsckTimeMeasuresACleanCheck(t *testing.T) {
 			defer linux.Unmount(dir)
 			// No later step works on the partition: the fill stays,
 			// and the runner says so.
-			_, err = os.Stat(dir + "/" + FillDir)
+			_, err = os.Stat(dir + "/" + workload.FillDir)
 			left := strings.Contains(string(console), "leaving the fill data of bench")
 			if fs == "ext4" && (err != nil || !left) {
 				t.Errorf("the fill should stay after the last step using the partition: %v, said so: %v", err, left)

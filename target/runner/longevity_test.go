@@ -13,6 +13,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/fsbench/fsbench/target/workload"
 	"github.com/fsbench/fsbench/wire/hostio"
 )
 
@@ -145,7 +146,7 @@ func TestWorkerCount(t *testing.T) {
 
 func TestAppLogRotates(t *testing.T) {
 	dir := t.TempDir()
-	lg, err := openAppLog(filepath.Join(dir, "app.log"), 1000, pattern{"t"})
+	lg, err := openAppLog(filepath.Join(dir, "app.log"), 1000, workload.Pattern{Salt: "t"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,7 +176,7 @@ func TestEnduranceDayWrites(t *testing.T) {
 	dir := t.TempDir()
 	d := enduranceDay{span: 3600 * 1000, logLine: 100, logFsync: 10000, rotate: 1 << 20, cfgEvery: 900 * 1000, cfgSize: 4096}
 	d.updates, d.updateSize = updatePlan(d.span, 7*24<<20, 7*dayMillis)
-	if err := d.run(context.Background(), dir, pattern{"day"}); err != nil {
+	if err := d.run(context.Background(), dir, workload.Pattern{Salt: "day"}); err != nil {
 		t.Fatal(err)
 	}
 	if st, err := os.Stat(filepath.Join(dir, "app.log")); err != nil || st.Size() != 3600*100 {
@@ -183,7 +184,7 @@ func TestEnduranceDayWrites(t *testing.T) {
 	}
 	cfg, _ := os.ReadFile(filepath.Join(dir, "config"))
 	want := make([]byte, 4096)
-	pattern{"day"}.stream("config-4").Read(want)
+	workload.Pattern{Salt: "day"}.Stream("config-4").Read(want)
 	if string(cfg) != string(want) {
 		t.Error("the config is not its 4th version after an hour of quarter-hourly rewrites")
 	}

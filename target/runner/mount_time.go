@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/fsbench/fsbench/target/linux"
+	"github.com/fsbench/fsbench/target/workload"
 	"golang.org/x/sys/unix"
 )
 
@@ -75,11 +76,11 @@ func ensureFill(ctx context.Context, e *Env, shape string, percent int, out *Out
 		return err
 	}
 	e.Logf("%s: filling %s to %d%% (%s)", e.Step.ID(), e.Part.Name, percent, shape)
-	n, err := fillTo(ctx, dir, shape, percent)
+	n, err := workload.Fill(ctx, dir, shape, percent)
 	if err != nil {
 		return fmt.Errorf("filling %s: %w", e.Part.Name, err)
 	}
-	used, _ := usedPercent(dir)
+	used, _ := workload.UsedPercent(dir)
 	if n == 0 {
 		// Space other steps left behind (a log-structured filesystem
 		// without its cleaner keeps what fio deleted) counts as used.
@@ -104,14 +105,14 @@ func unfill(ctx context.Context, e *Env) error {
 		if string(e.Scratch) != "true" {
 			return nil // nothing was filled
 		}
-		e.Logf("%s: leaving the fill data of %s in /%s: no later step uses the partition", e.Step.ID(), e.Part.Name, FillDir)
+		e.Logf("%s: leaving the fill data of %s in /%s: no later step uses the partition", e.Step.ID(), e.Part.Name, workload.FillDir)
 		return nil
 	}
 	dir, err := e.MountPart(e.Part)
 	if err != nil {
 		return err
 	}
-	return removeFill(dir)
+	return workload.RemoveFill(dir)
 }
 
 // timeMount mounts and measures wall, user and system time of the call on

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/fsbench/fsbench/target/linux"
+	"github.com/fsbench/fsbench/target/workload"
 	"github.com/fsbench/fsbench/wire/resultframe"
 	"github.com/fsbench/fsbench/wire/runplan"
 )
@@ -61,7 +62,7 @@ func TestMountTimeFillsMeasuresAndCleansUp(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer linux.Unmount(dir)
-			if u, _ := usedPercent(dir); u > 10 {
+			if u, _ := workload.UsedPercent(dir); u > 10 {
 				t.Errorf("fill not removed: %.1f%% used", u)
 			}
 		})

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/fsbench/fsbench/target/linux"
+	"github.com/fsbench/fsbench/target/workload"
 	"github.com/fsbench/fsbench/wire/runplan"
 )
 
@@ -59,10 +60,10 @@ func (e *Env) workPath(mnt string) string {
 	return filepath.Join(mnt, "fsbench-"+safeName(e.Step.Test+"-"+e.Step.Case))
 }
 
-func newWriter(e *Env, dir string, pat pattern, log *syncLog) *reliabilityWriter {
-	w := &reliabilityWriter{dir: dir, pat: pat, log: log,
-		kind: e.P.String("writer"), small: e.P.Int("small_file_size"),
-		large: e.P.Int("large_file_size"), count: int(e.P.Int("small_files"))}
+func newWriter(e *Env, dir string, pat workload.Pattern, log *syncLog) *workload.Writer {
+	w := &workload.Writer{Dir: dir, Pattern: pat, Log: log,
+		Kind: e.P.String("writer"), Small: e.P.Int("small_file_size"),
+		Large: e.P.Int("large_file_size"), Count: int(e.P.Int("small_files"))}
 	return w
 }
 
@@ -99,7 +100,7 @@ func powerLossWrite(ctx context.Context, e *Env, iter int) error {
 	}
 	defer log.close()
 	sc := powerLossScratch{Iter: iter, Boot: e.BootID, Salt: fmt.Sprintf("%s/%s/%d/%s", e.Step.Test, e.Step.Case, iter, e.BootID)}
-	w := newWriter(e, dir, pattern{sc.Salt}, log)
+	w := newWriter(e, dir, workload.Pattern{Salt: sc.Salt}, log)
 	if e.P.Err != nil {
 		return e.P.Err
 	}
@@ -133,15 +134,15 @@ func powerLossWrite(ctx context.Context, e *Env, iter int) error {
 			wd.disarm()
 			return err
 		}
-		e.Logf("%s: watchdog %q armed, reset in %s; writing %s", e.Step.ID(), wd.identity, wd.timeout, w.kind)
+		e.Logf("%s: watchdog %q armed, reset in %s; writing %s", e.Step.ID(), wd.identity, wd.timeout, w.Kind)
 	} else {
-		e.Logf("%s: writing %s; asking for a power cut", e.Step.ID(), w.kind)
+		e.Logf("%s: writing %s; asking for a power cut", e.Step.ID(), w.Kind)
 		e.Printf("%s %d", runplan.PowerCutMarker, int(cut/time.Second))
 	}
 	// The power should go within the cut time; give it a minute more.
 	wctx, cancel := context.WithTimeout(ctx, cut+time.Minute)
 	defer cancel()
-	werr := w.untilCut(wctx)
+	werr := w.UntilCut(wctx)
 	if wd != nil {
 		wd.disarm()
 	}
@@ -170,7 +171,7 @@ func powerLossCheck(ctx context.Context, e *Env, sc powerLossScratch) (*Outcome,
 		return nil, err
 	}
 	if mnt != "" && checkData {
-		w := newWriter(e, e.workPath(mnt), pattern{sc.Salt}, nil)
+		w := newWriter(e, e.workPath(mnt), workload.Pattern{Salt: sc.Salt}, nil)
 		rep, err := checkDataIn(w, synced)
 		if err != nil {
 			return nil, err
@@ -209,8 +210,8 @@ func powerLossCheck(ctx context.Context, e *Env, sc powerLossScratch) (*Outcome,
 	return out, nil
 }
 
-func checkDataIn(w *reliabilityWriter, synced map[string]int64) (*DataReport, error) {
-	return checkData(w.dir, w.pat, synced, w.intended)
+func checkDataIn(w *workload.Writer, synced map[string]int64) (*DataReport, error) {
+	return checkData(w.Dir, w.Pattern, synced, w.Intended)
 }
 
 func powerLossFinish(ctx context.Context, e *Env) error {

@@ -3,6 +3,8 @@ package runner
 import (
 	"context"
 	"fmt"
+
+	"github.com/fsbench/fsbench/target/workload"
 )
 
 func init() {
@@ -27,13 +29,13 @@ func smallFiles(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 
 func postmarkStep(ctx context.Context, e *Env) (*Outcome, error) {
 	p := e.P
-	cfg := pmConfig{
-		files: int(p.Int("files")), transactions: int(p.Int("transactions")),
-		minSize: int(p.Int("min_size")), maxSize: int(p.Int("max_size")),
-		readBlock: int(p.Int("read_block")), writeBlock: int(p.Int("write_block")),
-		subdirs:  int(p.Int("subdirectories")),
-		readBias: int(p.Int("read_bias")), createBias: int(p.Int("create_bias")),
-		buffered: p.Bool("buffered"), seed: uint32(p.Int("random_seed")),
+	cfg := workload.PostmarkConfig{
+		Files: int(p.Int("files")), Transactions: int(p.Int("transactions")),
+		MinSize: int(p.Int("min_size")), MaxSize: int(p.Int("max_size")),
+		ReadBlock: int(p.Int("read_block")), WriteBlock: int(p.Int("write_block")),
+		Subdirs:  int(p.Int("subdirectories")),
+		ReadBias: int(p.Int("read_bias")), CreateBias: int(p.Int("create_bias")),
+		Buffered: p.Bool("buffered"), Seed: uint32(p.Int("random_seed")),
 	}
 	if p.Err != nil {
 		return nil, p.Err
@@ -44,24 +46,22 @@ func postmarkStep(ctx context.Context, e *Env) (*Outcome, error) {
 	}
 	defer removeAll(dir)
 	e.Quiesce()
-	d, err := newPMDir(dir, cfg)
+	d, err := workload.NewPostmarkDir(dir, cfg)
 	if err != nil {
 		return nil, err
 	}
-	defer d.close()
-	st, err := runPostmark(ctx, cfg, d)
+	defer d.Close()
+	st, err := workload.Postmark(ctx, cfg, d)
 	if err != nil {
 		return nil, err
 	}
-	out := &Outcome{}
-	st.report(out, cfg)
-	return out, nil
+	return &Outcome{Set: st.Measures(cfg)}, nil
 }
 
 func bonnieStep(ctx context.Context, e *Env) (*Outcome, error) {
 	p := e.P
-	c := bonConfig{size: p.Int("bonnie_size"), ram: p.Int("bonnie_ram"), files: int(p.Int("bonnie_files")),
-		seed: uint64(p.Int("random_seed"))}
+	c := workload.BonnieConfig{Size: p.Int("bonnie_size"), RAM: p.Int("bonnie_ram"), Files: int(p.Int("bonnie_files")),
+		Seed: uint64(p.Int("random_seed"))}
 	if p.Err != nil {
 		return nil, p.Err
 	}
@@ -70,9 +70,9 @@ func bonnieStep(ctx context.Context, e *Env) (*Outcome, error) {
 		return nil, err
 	}
 	defer removeAll(dir)
-	out := &Outcome{}
-	if err := runBonnie(ctx, dir, c, out); err != nil {
+	set, err := workload.Bonnie(ctx, dir, c)
+	if err != nil {
 		return nil, err
 	}
-	return out, nil
+	return &Outcome{Set: set}, nil
 }

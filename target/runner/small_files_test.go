@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fsbench/fsbench/target/workload"
 	"github.com/fsbench/fsbench/wire/resultframe"
 	"github.com/fsbench/fsbench/wire/runplan"
 )
@@ -64,7 +65,7 @@ func TestSmallFilesPostmarkAndBonnie(t *testing.T) {
 				// has a CPU share made of whole scheduler ticks, which
 				// can exceed 100%; bonnie++ prints +++++ there.
 				fast := slices.Contains(strings.Split(bon.Attrs["too_fast"], ","), name)
-				if v <= 0 || cpu < 0 || (!fast && cpu > 100*float64(bonSeekProcs)+50) {
+				if v <= 0 || cpu < 0 || (!fast && cpu > 100*float64(workload.BonnieSeekers)+50) {
 					t.Errorf("bonnie %s = %v, %v%% CPU", name, v, cpu)
 				}
 			}

@@ -1,4 +1,4 @@
-package runner
+package workload
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/fsbench/fsbench/target/linux"
+	"github.com/fsbench/fsbench/target/measure"
 	"golang.org/x/sys/unix"
 )
 
@@ -30,6 +31,10 @@ import (
 
 // bonnie++ 1.03's constants (bonnie.h).
 const (
+	// BonnieSeekers is SeekProcCount, the seekers that run at once: the
+	// seek test's CPU share can reach this many times 100%.
+	BonnieSeekers = bonSeekProcs
+
 	bonChunk      = 8192    // DefaultChunkSize: the unit of every block I/O
 	bonSeeks      = 8192    // Seeks
 	bonSeekProcs  = 3       // SeekProcCount
@@ -41,31 +46,32 @@ const (
 	bonMinTime        = 500 * time.Millisecond
 )
 
-type bonConfig struct {
-	size  int64 // -s, bytes (whole MiB)
-	ram   int64 // -r, bytes (whole MiB); 0 skips the checks
-	files int   // -n, in 1024s
-	seed  uint64
+// BonnieConfig is bonnie++'s command line.
+type BonnieConfig struct {
+	Size  int64 // -s, bytes (whole MiB)
+	RAM   int64 // -r, bytes (whole MiB); 0 skips the checks
+	Files int   // -n, in 1024s
+	Seed  uint64
 }
 
 // check refuses what bonnie++ refuses: a file smaller than twice the RAM
 // (the page cache would hold it), and more file names than fit half the
 // RAM or 1GiB.
-func (c bonConfig) check() error {
-	ramMiB := c.ram >> 20
-	if c.size < 1<<20 || c.size%(1<<20) != 0 {
-		return fmt.Errorf("bonnie_size %d is not a whole number of MiB", c.size)
+func (c BonnieConfig) check() error {
+	ramMiB := c.RAM >> 20
+	if c.Size < 1<<20 || c.Size%(1<<20) != 0 {
+		return fmt.Errorf("bonnie_size %d is not a whole number of MiB", c.Size)
 	}
-	if c.ram > 0 && c.size < 2*c.ram {
+	if c.RAM > 0 && c.Size < 2*c.RAM {
 		return fmt.Errorf("bonnie_size %dMiB is less than twice bonnie_ram %dMiB; bonnie++ refuses: \"File size should be double RAM for good results\"",
-			c.size>>20, ramMiB)
+			c.Size>>20, ramMiB)
 	}
-	if c.ram > 0 && int64(c.files)*bonMaxDataPerFile*2 > ramMiB<<10 {
+	if c.RAM > 0 && int64(c.Files)*bonMaxDataPerFile*2 > ramMiB<<10 {
 		return fmt.Errorf("bonnie_files %d: bonnie++ refuses to test %dK files in %dMiB of RAM (\"the system is likely to start paging\")",
-			c.files, c.files, ramMiB)
+			c.Files, c.Files, ramMiB)
 	}
-	if c.files*bonMaxDataPerFile > 1<<20 {
-		return fmt.Errorf("bonnie_files %d: bonnie++ cannot keep the names of that many files", c.files)
+	if c.Files*bonMaxDataPerFile > 1<<20 {
+		return fmt.Errorf("bonnie_files %d: bonnie++ cannot keep the names of that many files", c.Files)
 	}
 	return nil
 }
@@ -77,13 +83,14 @@ type bonTest struct {
 	cpu     time.Duration
 }
 
-// runBonnie runs the tests in dir and reports bonnie++'s CSV columns.
-func runBonnie(ctx context.Context, dir string, c bonConfig, out *Outcome) error {
+// Bonnie runs the tests in dir and reports bonnie++'s CSV columns.
+func Bonnie(ctx context.Context, dir string, c BonnieConfig) (measure.Set, error) {
+	var out measure.Set
 	if err := c.check(); err != nil {
-		return err
+		return out, err
 	}
 	base := filepath.Join(dir, "Bonnie."+strconv.Itoa(os.Getpid()))
-	f := newBonFile(base, c.size)
+	f := newBonFile(base, c.Size)
 	defer f.remove()
 	var tests []bonTest
 	for _, t := range []struct {
@@ -99,52 +106,52 @@ func runBonnie(ctx context.Context, dir string, c bonConfig, out *Outcome) error
 			r, err = timeCPU(func() error { return t.run(ctx) })
 		}
 		if err != nil {
-			return fmt.Errorf("bonnie %s: %w", t.name, err)
+			return out, fmt.Errorf("bonnie %s: %w", t.name, err)
 		}
 		r.name = t.name
 		tests = append(tests, r)
 	}
-	seeks, err := f.seekTest(ctx, c.seed)
+	seeks, err := f.seekTest(ctx, c.Seed)
 	if err != nil {
-		return fmt.Errorf("bonnie seeks: %w", err)
+		return out, fmt.Errorf("bonnie seeks: %w", err)
 	}
 	tests = append(tests, seeks)
 	if err := f.remove(); err != nil {
-		return err
+		return out, err
 	}
-	if c.files > 0 {
-		ft, err := bonnieFileTests(ctx, base, c.files*bonDirUnit, c.seed)
+	if c.Files > 0 {
+		ft, err := bonnieFileTests(ctx, base, c.Files*bonDirUnit, c.Seed)
 		if err != nil {
-			return err
+			return out, err
 		}
 		tests = append(tests, ft...)
 	}
 
-	out.Metric("file_size", float64(c.size), "B")
+	out.Metric("file_size", float64(c.Size), "B")
 	var fast []string
 	for _, t := range tests {
 		secs := t.elapsed.Seconds()
 		switch {
 		case strings.HasSuffix(t.name, "_block") || t.name == "rewrite":
-			out.Metric(t.name, float64(c.size)/1024/secs, "K/s")
+			out.Metric(t.name, float64(c.Size)/1024/secs, "K/s")
 		case t.name == "seeks":
 			out.Metric(t.name, bonSeeks/secs, "/s")
 		default:
-			out.Metric(t.name, float64(c.files*bonDirUnit)/secs, "/s")
+			out.Metric(t.name, float64(c.Files*bonDirUnit)/secs, "/s")
 		}
 		out.Metric(t.name+"_cpu", 100*t.cpu.Seconds()/secs, "%")
 		if t.elapsed < bonMinTime {
 			fast = append(fast, t.name)
 		}
 		if t.name == "seeks" {
-			out.Metric("num_files", float64(c.files), "x1024")
+			out.Metric("num_files", float64(c.Files), "x1024")
 		}
 	}
 	out.Attr("per_char", "skipped (bonnie++ -f)")
 	if len(fast) > 0 {
 		out.Attr("too_fast", strings.Join(fast, ","))
 	}
-	return nil
+	return out, nil
 }
 
 // timeCPU runs fn and measures its wall time and CPU time, as bonnie++'s
@@ -171,7 +178,7 @@ func processCPUTime(who int) time.Duration {
 }
 
 // bonFile is bonnie++'s test file: chunks of bonChunk bytes in files of
-// at most 1GiB named base.0000, base.0001, ...
+// At most 1GiB named base.0000, base.0001, ...
 type bonFile struct {
 	base    string
 	fds     []int
@@ -208,7 +215,7 @@ func (f *bonFile) open(create bool) error {
 	return nil
 }
 
-// close closes the files without syncing them, as 1.03 does without -b.
+// Close closes the files without syncing them, as 1.03 does without -b.
 func (f *bonFile) close() error {
 	var err error
 	for _, fd := range f.fds {

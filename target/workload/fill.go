@@ -1,4 +1,4 @@
-package runner
+package workload
 
 import (
 	"context"
@@ -37,11 +37,11 @@ var fillShapes = map[string]fillShape{
 	"small_files": {perDir: 256, size: func(r *rand.Rand) int64 { return 1 + r.Int64N(16<<10) }},
 }
 
-// fillTo writes files shaped as shape into dir/FillDir until the
+// Fill writes files shaped as shape into dir/FillDir until the
 // filesystem holding dir is percent full, then syncs. The sizes and the
 // data come from a fixed seed, so every filesystem receives the same files.
 // It returns the bytes written.
-func fillTo(ctx context.Context, dir, shape string, percent int) (int64, error) {
+func Fill(ctx context.Context, dir, shape string, percent int) (int64, error) {
 	sh, ok := fillShapes[shape]
 	if !ok {
 		return 0, fmt.Errorf("unknown fill shape %q", shape)
@@ -81,7 +81,7 @@ func fillTo(ctx context.Context, dir, shape string, percent int) (int64, error) 
 				return written, err
 			}
 		}
-		n, err := writeFile(filepath.Join(sub, fmt.Sprintf("f%05d", i)), sh.size(r), pool, r)
+		n, err := WriteRandom(filepath.Join(sub, fmt.Sprintf("f%05d", i)), sh.size(r), pool, r)
 		written += n
 		if err != nil {
 			return written, err
@@ -97,7 +97,7 @@ func fillTo(ctx context.Context, dir, shape string, percent int) (int64, error) 
 // also forces one, to keep the dirty data bounded.
 func reached(dir string, percent int, sync bool) (bool, error) {
 	if !sync {
-		used, err := usedPercent(dir)
+		used, err := UsedPercent(dir)
 		if err != nil || used < float64(percent) {
 			return false, err
 		}
@@ -105,11 +105,11 @@ func reached(dir string, percent int, sync bool) (bool, error) {
 	if err := linux.SyncFS(dir); err != nil {
 		return false, err
 	}
-	used, err := usedPercent(dir)
+	used, err := UsedPercent(dir)
 	return used >= float64(percent), err
 }
 
-func writeFile(path string, size int64, pool []byte, r *rand.Rand) (int64, error) {
+func WriteRandom(path string, size int64, pool []byte, r *rand.Rand) (int64, error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return 0, err
@@ -128,8 +128,8 @@ func writeFile(path string, size int64, pool []byte, r *rand.Rand) (int64, error
 	return n, f.Close()
 }
 
-// usedPercent is how full the filesystem holding dir is, as df counts it.
-func usedPercent(dir string) (float64, error) {
+// UsedPercent is how full the filesystem holding dir is, as df counts it.
+func UsedPercent(dir string) (float64, error) {
 	var s unix.Statfs_t
 	if err := unix.Statfs(dir, &s); err != nil {
 		return 0, err
@@ -142,8 +142,8 @@ func usedPercent(dir string) (float64, error) {
 	return 100 * used / avail, nil
 }
 
-// removeFill deletes the fill data of the filesystem mounted at dir.
-func removeFill(dir string) error {
+// RemoveFill deletes the fill data of the filesystem mounted at dir.
+func RemoveFill(dir string) error {
 	err := os.RemoveAll(filepath.Join(dir, FillDir))
 	unix.Sync()
 	return err

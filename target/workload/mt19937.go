@@ -1,13 +1,13 @@
-package runner
+package workload
 
-// mt19937 is the Mersenne Twister of Matsumoto and Nishimura (ACM TOMACS
+// MT19937 is the Mersenne Twister of Matsumoto and Nishimura (ACM TOMACS
 // 8(1), 1998) with its original seeding routine, sgenrand, a linear
 // congruential generator (69069) that fills the state 16 bits at a time.
 // PostMark 1.5x draws its random numbers from exactly this generator, so a
-// seed here gives the sequence PostMark gives with that seed. Later MT
+// Seed here gives the sequence PostMark gives with that seed. Later MT
 // releases seed differently (init_genrand), so math/rand and most MT
 // libraries would not reproduce it.
-type mt19937 struct {
+type MT19937 struct {
 	mt [mtN]uint32
 	i  int
 }
@@ -20,8 +20,8 @@ const (
 	mtLower   = 0x7fffffff
 )
 
-func newMT19937(seed uint32) *mt19937 {
-	m := &mt19937{i: mtN}
+func NewMT19937(seed uint32) *MT19937 {
+	m := &MT19937{i: mtN}
 	for i := range m.mt {
 		hi := seed & 0xffff0000
 		seed = 69069*seed + 1
@@ -31,8 +31,8 @@ func newMT19937(seed uint32) *mt19937 {
 	return m
 }
 
-// next is genrand: a uniform 32-bit number.
-func (m *mt19937) next() uint32 {
+// Next is genrand: a uniform 32-bit number.
+func (m *MT19937) Next() uint32 {
 	if m.i >= mtN {
 		m.twist()
 	}
@@ -47,7 +47,7 @@ func (m *mt19937) next() uint32 {
 
 // twist makes the next mtN words in place; words past k+mtM wrap around to
 // ones already renewed, as in the reference.
-func (m *mt19937) twist() {
+func (m *MT19937) twist() {
 	for k := 0; k < mtN; k++ {
 		y := m.mt[k]&mtUpper | m.mt[(k+1)%mtN]&mtLower
 		v := m.mt[(k+mtM)%mtN] ^ y>>1
@@ -59,11 +59,11 @@ func (m *mt19937) twist() {
 	m.i = 0
 }
 
-// rnd is PostMark's RND(x): a number in [0, x), and 0 without drawing when
+// Rnd is PostMark's RND(x): a number in [0, x), and 0 without drawing when
 // x is not positive.
-func (m *mt19937) rnd(x int) int {
+func (m *MT19937) Rnd(x int) int {
 	if x <= 0 {
 		return 0
 	}
-	return int(m.next() % uint32(x))
+	return int(m.Next() % uint32(x))
 }

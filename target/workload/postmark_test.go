@@ -1,4 +1,4 @@
-package runner
+package workload
 
 import (
 	"context"
@@ -88,9 +88,9 @@ func (m *memFS) rmdir(name string) error {
 }
 
 // pmDefaults is PostMark's configuration before any "set".
-func pmDefaults() pmConfig {
-	return pmConfig{files: 500, transactions: 500, minSize: 500, maxSize: 10000, readBlock: 512, writeBlock: 512,
-		readBias: 5, createBias: 5, buffered: true, seed: 42}
+func pmDefaults() PostmarkConfig {
+	return PostmarkConfig{Files: 500, Transactions: 500, MinSize: 500, MaxSize: 10000, ReadBlock: 512, WriteBlock: 512,
+		ReadBias: 5, CreateBias: 5, Buffered: true, Seed: 42}
 }
 
 // The counts PostMark v1.51 printed (Debian bookworm's postmark 1.53-2)
@@ -110,7 +110,7 @@ var postmarkGolden = []struct {
 }
 
 // applySet applies PostMark "set" commands.
-func applySet(t *testing.T, cfg pmConfig, set string) pmConfig {
+func applySet(t *testing.T, cfg PostmarkConfig, set string) PostmarkConfig {
 	t.Helper()
 	for _, l := range strings.Split(set, "\n") {
 		f := strings.Fields(strings.TrimPrefix(l, "set "))
@@ -123,26 +123,26 @@ func applySet(t *testing.T, cfg pmConfig, set string) pmConfig {
 		}
 		switch f[0] {
 		case "number":
-			cfg.files = n(1)
+			cfg.Files = n(1)
 		case "transactions":
-			cfg.transactions = n(1)
+			cfg.Transactions = n(1)
 		case "seed":
-			cfg.seed = uint32(n(1))
+			cfg.Seed = uint32(n(1))
 		case "subdirectories":
-			cfg.subdirs = n(1)
+			cfg.Subdirs = n(1)
 		case "size":
-			cfg.minSize, cfg.maxSize = n(1), n(2)
+			cfg.MinSize, cfg.MaxSize = n(1), n(2)
 		case "read":
-			cfg.readBlock = n(1)
+			cfg.ReadBlock = n(1)
 		case "write":
-			cfg.writeBlock = n(1)
+			cfg.WriteBlock = n(1)
 		case "buffering":
-			cfg.buffered = f[1] == "true"
+			cfg.Buffered = f[1] == "true"
 		case "bias":
 			if f[1] == "read" {
-				cfg.readBias = n(2)
+				cfg.ReadBias = n(2)
 			} else {
-				cfg.createBias = n(2)
+				cfg.CreateBias = n(2)
 			}
 		default:
 			t.Fatalf("unknown setting %q", l)
@@ -163,7 +163,7 @@ func TestPostmarkMatchesPostmark151(t *testing.T) {
 	for _, g := range postmarkGolden {
 		cfg := applySet(t, pmDefaults(), g.set)
 		m := newMemFS()
-		st, err := runPostmark(context.Background(), cfg, m)
+		st, err := Postmark(context.Background(), cfg, m)
 		if err != nil {
 			t.Fatalf("%q: %v", g.set, err)
 		}
@@ -195,13 +195,13 @@ func TestPostmarkOutOfFilesWhenPostmarkIs(t *testing.T) {
 	} {
 		cfg := applySet(t, pmDefaults(), c.set)
 		m := newMemFS()
-		st, err := runPostmark(context.Background(), cfg, m)
+		st, err := Postmark(context.Background(), cfg, m)
 		if err == nil || !strings.Contains(err.Error(), "out of files") {
 			t.Errorf("%q: err %v, want out of files", c.set, err)
 			continue
 		}
 		// Dots are printed after transactions 0, tenth, 2*tenth, ...
-		tenth := cfg.transactions / 10
+		tenth := cfg.Transactions / 10
 		if dots := (st.done-1)/tenth + 1; dots != c.dots {
 			t.Errorf("%q: out of files after %d transactions (%d dots), PostMark printed %d dots", c.set, st.done, dots, c.dots)
 		}
@@ -212,11 +212,11 @@ func TestPostmarkOutOfFilesWhenPostmarkIs(t *testing.T) {
 }
 
 func TestPostmarkSeedGivesTheSameSequence(t *testing.T) {
-	seq := func(seed uint32) (string, pmStats) {
+	seq := func(seed uint32) (string, PostmarkStats) {
 		cfg := pmDefaults()
-		cfg.files, cfg.transactions, cfg.subdirs, cfg.seed = 300, 2000, 7, seed
+		cfg.Files, cfg.Transactions, cfg.Subdirs, cfg.Seed = 300, 2000, 7, seed
 		m := newMemFS()
-		st, err := runPostmark(context.Background(), cfg, m)
+		st, err := Postmark(context.Background(), cfg, m)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -237,14 +237,14 @@ func TestMT19937(t *testing.T) {
 	// The first draws of sgenrand(4357), the reference's default seed, as
 	// this generator gives them; TestPostmarkMatchesPostmark151 checks it
 	// against PostMark itself, this pins it.
-	m := newMT19937(4357)
+	m := NewMT19937(4357)
 	for i, want := range []uint32{2867219139, 1585203162, 3113124129, 2953900839, 2463794868} {
-		if got := m.next(); got != want {
+		if got := m.Next(); got != want {
 			t.Errorf("draw %d: %d, want %d", i, got, want)
 		}
 	}
-	m = newMT19937(42)
-	if m.rnd(0) != 0 || m.rnd(-1) != 0 || m.i != mtN {
+	m = NewMT19937(42)
+	if m.Rnd(0) != 0 || m.Rnd(-1) != 0 || m.i != mtN {
 		t.Errorf("RND of 0 or less drew a number")
 	}
 }
@@ -276,7 +276,7 @@ func TestPostmarkLikeInstalledPostmark(t *testing.T) {
 		return n
 	}
 	want := []int{count(`(\d+) created`), count(`(\d+) read \(`), count(`(\d+) appended`), count(`Deletion alone: (\d+) files`)}
-	st, err := runPostmark(context.Background(), applySet(t, pmDefaults(), set), newMemFS())
+	st, err := Postmark(context.Background(), applySet(t, pmDefaults(), set), newMemFS())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package runner
+package workload
 
 import (
 	"bufio"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/fsbench/fsbench/target/linux"
+	"github.com/fsbench/fsbench/target/measure"
 	"golang.org/x/sys/unix"
 )
 
@@ -22,19 +23,19 @@ import (
 // I/O error stops the run (PostMark prints it and carries on, counting
 // work it did not do).
 
-// pmConfig is PostMark's configuration, its "set" commands.
-type pmConfig struct {
-	files, transactions   int // set number, set transactions
-	minSize, maxSize      int // set size
-	readBlock, writeBlock int // set read, set write
-	subdirs               int // set subdirectories
-	readBias, createBias  int // set bias read, set bias create
-	buffered              bool
-	seed                  uint32
+// PostmarkConfig is PostMark's configuration, its "set" commands.
+type PostmarkConfig struct {
+	Files, Transactions   int // set number, set transactions
+	MinSize, MaxSize      int // set size
+	ReadBlock, WriteBlock int // set read, set write
+	Subdirs               int // set subdirectories
+	ReadBias, CreateBias  int // set bias read, set bias create
+	Buffered              bool
+	Seed                  uint32
 }
 
-// pmStats are PostMark's counters and timers.
-type pmStats struct {
+// PostmarkStats are PostMark's counters and timers.
+type PostmarkStats struct {
 	created, read, appended, deleted int
 	deletedAlone                     int // by the final deletion
 	bytesRead, bytesWritten          int64
@@ -63,23 +64,23 @@ type pmFile struct {
 
 // postmark is one run.
 type postmark struct {
-	cfg       pmConfig
-	rng       *mt19937
+	cfg       PostmarkConfig
+	rng       *MT19937
 	fs        pmFS
 	table     []pmFile
 	allocated int
-	st        pmStats
+	st        PostmarkStats
 	ctxCheck  func() error
 }
 
-// runPostmark runs the benchmark on fs: create cfg.files files, run
+// Postmark runs the benchmark on fs: create cfg.files files, run
 // cfg.transactions transactions, delete what is left.
-func runPostmark(ctx context.Context, cfg pmConfig, fs pmFS) (pmStats, error) {
-	if cfg.files < 1 || cfg.transactions < 1 || cfg.minSize < 1 || cfg.maxSize < cfg.minSize ||
-		cfg.readBlock < 1 || cfg.writeBlock < 1 {
-		return pmStats{}, fmt.Errorf("postmark: invalid settings %+v", cfg)
+func Postmark(ctx context.Context, cfg PostmarkConfig, fs pmFS) (PostmarkStats, error) {
+	if cfg.Files < 1 || cfg.Transactions < 1 || cfg.MinSize < 1 || cfg.MaxSize < cfg.MinSize ||
+		cfg.ReadBlock < 1 || cfg.WriteBlock < 1 {
+		return PostmarkStats{}, fmt.Errorf("postmark: invalid settings %+v", cfg)
 	}
-	pm := &postmark{cfg: cfg, rng: newMT19937(cfg.seed), fs: fs, table: make([]pmFile, 2*cfg.files)}
+	pm := &postmark{cfg: cfg, rng: NewMT19937(cfg.Seed), fs: fs, table: make([]pmFile, 2*cfg.Files)}
 	n := 0
 	pm.ctxCheck = func() error {
 		if n++; n%256 == 0 {
@@ -94,10 +95,10 @@ func runPostmark(ctx context.Context, cfg pmConfig, fs pmFS) (pmStats, error) {
 // pmSource draws PostMark's buffer of printable junk, 2*maxSize bytes, of
 // which writes use the first maxSize. The draws must happen even when fs
 // keeps no data: they move the generator.
-func pmSource(rng *mt19937, maxSize int) []byte {
+func pmSource(rng *MT19937, maxSize int) []byte {
 	src := make([]byte, maxSize)
 	for i := 0; i < 2*maxSize; i++ {
-		c := byte(32 + rng.rnd(95))
+		c := byte(32 + rng.Rnd(95))
 		if i < maxSize {
 			src[i] = c
 		}
@@ -107,19 +108,19 @@ func pmSource(rng *mt19937, maxSize int) []byte {
 
 func (pm *postmark) run() error {
 	if src, ok := pm.fs.(interface{ setSource([]byte) }); ok {
-		src.setSource(pmSource(pm.rng, pm.cfg.maxSize))
+		src.setSource(pmSource(pm.rng, pm.cfg.MaxSize))
 	} else {
-		pmSource(pm.rng, pm.cfg.maxSize)
+		pmSource(pm.rng, pm.cfg.MaxSize)
 	}
-	if pm.cfg.subdirs > 1 {
-		for i := 0; i < pm.cfg.subdirs; i++ {
+	if pm.cfg.Subdirs > 1 {
+		for i := 0; i < pm.cfg.Subdirs; i++ {
 			if err := pm.fs.mkdir("s" + strconv.Itoa(i)); err != nil {
 				return err
 			}
 		}
 	}
 	start := time.Now()
-	for i := 0; i < pm.cfg.files; i++ {
+	for i := 0; i < pm.cfg.Files; i++ {
 		if err := pm.createFile(); err != nil {
 			return err
 		}
@@ -139,16 +140,16 @@ func (pm *postmark) run() error {
 	pm.st.deletedAlone = pm.st.deleted - base
 	pm.st.creation, pm.st.transactions = tStart.Sub(start), tEnd.Sub(tStart)
 	pm.st.deletion, pm.st.total = end.Sub(tEnd), end.Sub(start)
-	if pm.cfg.subdirs > 1 {
-		for i := 0; i < pm.cfg.subdirs; i++ {
+	if pm.cfg.Subdirs > 1 {
+		for i := 0; i < pm.cfg.Subdirs; i++ {
 			if err := pm.fs.rmdir("s" + strconv.Itoa(i)); err != nil {
 				return err
 			}
 		}
 	}
-	if pm.st.done < pm.cfg.transactions {
+	if pm.st.done < pm.cfg.Transactions {
 		return fmt.Errorf("postmark: out of files after %d of %d transactions; for this workload, increase files or decrease transactions",
-			pm.st.done, pm.cfg.transactions)
+			pm.st.done, pm.cfg.Transactions)
 	}
 	return nil
 }
@@ -156,7 +157,7 @@ func (pm *postmark) run() error {
 // runTransactions is PostMark's run_transactions: each transaction reads
 // or appends a file in use, then creates or deletes one.
 func (pm *postmark) runTransactions() error {
-	for ; pm.st.done < pm.cfg.transactions; pm.st.done++ {
+	for ; pm.st.done < pm.cfg.Transactions; pm.st.done++ {
 		if err := pm.ctxCheck(); err != nil {
 			return err
 		}
@@ -164,7 +165,7 @@ func (pm *postmark) runTransactions() error {
 			return nil // out of files
 		}
 		var err error
-		if pm.rng.rnd(10) < pm.cfg.readBias {
+		if pm.rng.Rnd(10) < pm.cfg.ReadBias {
 			err = pm.readFile(pm.findUsed())
 		} else {
 			err = pm.appendFile(pm.findUsed())
@@ -172,7 +173,7 @@ func (pm *postmark) runTransactions() error {
 		if err != nil {
 			return err
 		}
-		if pm.rng.rnd(10) < pm.cfg.createBias {
+		if pm.rng.Rnd(10) < pm.cfg.CreateBias {
 			err = pm.createFile()
 		} else {
 			err = pm.deleteFile(pm.findUsed())
@@ -203,7 +204,7 @@ func (pm *postmark) findFree() int {
 // findUsed is find_used_file: random slots until one is in use.
 func (pm *postmark) findUsed() int {
 	for {
-		if i := pm.rng.rnd(len(pm.table)); pm.table[i].size != 0 {
+		if i := pm.rng.Rnd(len(pm.table)); pm.table[i].size != 0 {
 			return i
 		}
 	}
@@ -215,12 +216,12 @@ func (pm *postmark) createFile() error {
 		return nil
 	}
 	name := ""
-	if pm.cfg.subdirs > 1 {
-		name = "s" + strconv.Itoa(pm.rng.rnd(pm.cfg.subdirs)) + "/"
+	if pm.cfg.Subdirs > 1 {
+		name = "s" + strconv.Itoa(pm.rng.Rnd(pm.cfg.Subdirs)) + "/"
 	}
 	pm.st.created++
 	name += strconv.Itoa(pm.st.created)
-	size := pm.cfg.minSize + pm.rng.rnd(pm.cfg.maxSize-pm.cfg.minSize)
+	size := pm.cfg.MinSize + pm.rng.Rnd(pm.cfg.MaxSize-pm.cfg.MinSize)
 	pm.table[slot] = pmFile{name: name, size: size}
 	if err := pm.fs.create(name, size); err != nil {
 		return err
@@ -256,10 +257,10 @@ func (pm *postmark) readFile(slot int) error {
 // file already that large is left alone, without a draw.
 func (pm *postmark) appendFile(slot int) error {
 	f := &pm.table[slot]
-	if f.size >= pm.cfg.maxSize {
+	if f.size >= pm.cfg.MaxSize {
 		return nil
 	}
-	n := pm.rng.rnd(pm.cfg.maxSize-f.size) + 1
+	n := pm.rng.Rnd(pm.cfg.MaxSize-f.size) + 1
 	if err := pm.fs.append(f.name, n); err != nil {
 		return err
 	}
@@ -269,10 +270,11 @@ func (pm *postmark) appendFile(slot int) error {
 	return nil
 }
 
-// report adds PostMark's verbose report as metrics. Rates per second of
+// Measures returns PostMark's verbose report as metrics. Rates per second of
 // the whole run (total_time) or of the transactions alone, as PostMark
 // divides them; its megabyte is 1024KiB, so the data rates are MiB/s.
-func (st pmStats) report(out *Outcome, cfg pmConfig) {
+func (st PostmarkStats) Measures(cfg PostmarkConfig) measure.Set {
+	var out measure.Set
 	total, trans := st.total.Seconds(), st.transactions.Seconds()
 	out.Metric("total_time", total, "s")
 	out.Metric("transaction_time", trans, "s")
@@ -280,9 +282,9 @@ func (st pmStats) report(out *Outcome, cfg pmConfig) {
 	out.Metric("transactions_per_s", float64(st.done)/trans, "/s")
 	out.Metric("files_created", float64(st.created), "")
 	out.Metric("files_created_per_s", float64(st.created)/total, "/s")
-	out.Metric("creation_alone_per_s", float64(cfg.files)/st.creation.Seconds(), "/s")
-	out.Metric("creation_mixed", float64(st.created-cfg.files), "")
-	out.Metric("creation_mixed_per_s", float64(st.created-cfg.files)/trans, "/s")
+	out.Metric("creation_alone_per_s", float64(cfg.Files)/st.creation.Seconds(), "/s")
+	out.Metric("creation_mixed", float64(st.created-cfg.Files), "")
+	out.Metric("creation_mixed_per_s", float64(st.created-cfg.Files)/trans, "/s")
 	out.Metric("files_read", float64(st.read), "")
 	out.Metric("files_read_per_s", float64(st.read)/trans, "/s")
 	out.Metric("files_appended", float64(st.appended), "")
@@ -297,14 +299,15 @@ func (st pmStats) report(out *Outcome, cfg pmConfig) {
 	out.Metric("bytes_written", float64(st.bytesWritten), "B")
 	out.Metric("read_rate", float64(st.bytesRead)/(1<<20)/total, "MiB/s")
 	out.Metric("write_rate", float64(st.bytesWritten)/(1<<20)/total, "MiB/s")
+	return out
 }
 
-// pmDir does PostMark's file I/O in a directory, relative to its
+// PostmarkDir does PostMark's file I/O in a directory, relative to its
 // descriptor as PostMark's names are relative to its working directory.
 // Buffered I/O imitates stdio: a buffer of the size glibc gives a FILE
 // (st_blksize when below BUFSIZ, else BUFSIZ), filled by write calls of
 // write_block bytes and flushed when full and at fclose.
-type pmDir struct {
+type PostmarkDir struct {
 	dir        int
 	buffered   bool
 	readBlock  int
@@ -318,17 +321,17 @@ type pmDir struct {
 // glibcBufsiz is BUFSIZ, the most stdio buffers a FILE.
 const glibcBufsiz = 8192
 
-func newPMDir(dir string, cfg pmConfig) (*pmDir, error) {
+func NewPostmarkDir(dir string, cfg PostmarkConfig) (*PostmarkDir, error) {
 	fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return nil, err
 	}
-	return &pmDir{dir: fd, buffered: cfg.buffered, readBlock: cfg.readBlock, writeBlock: cfg.writeBlock,
-		rbuf: make([]byte, cfg.readBlock)}, nil
+	return &PostmarkDir{dir: fd, buffered: cfg.Buffered, readBlock: cfg.ReadBlock, writeBlock: cfg.WriteBlock,
+		rbuf: make([]byte, cfg.ReadBlock)}, nil
 }
 
-func (d *pmDir) close() error       { return unix.Close(d.dir) }
-func (d *pmDir) setSource(b []byte) { d.src = b }
+func (d *PostmarkDir) Close() error       { return unix.Close(d.dir) }
+func (d *PostmarkDir) setSource(b []byte) { d.src = b }
 
 // fdRW makes a descriptor an io.ReadWriter for bufio.
 type fdRW int
@@ -358,7 +361,7 @@ func stdioBufsize(fd int) int {
 	return glibcBufsiz
 }
 
-func (d *pmDir) open(name string, flags int, mode uint32) (int, error) {
+func (d *PostmarkDir) open(name string, flags int, mode uint32) (int, error) {
 	fd, err := unix.Openat(d.dir, name, flags|unix.O_CLOEXEC, mode)
 	if err != nil {
 		return -1, fmt.Errorf("postmark: opening %s: %w", name, err)
@@ -367,8 +370,8 @@ func (d *pmDir) open(name string, flags int, mode uint32) (int, error) {
 }
 
 // create is create_file: fopen "w" or open(O_RDWR|O_CREAT, 0644), then
-// size bytes of the source.
-func (d *pmDir) create(name string, size int) error {
+// Size bytes of the source.
+func (d *PostmarkDir) create(name string, size int) error {
 	flags, mode := unix.O_RDWR|unix.O_CREAT, uint32(0o644)
 	if d.buffered {
 		flags, mode = unix.O_WRONLY|unix.O_CREAT|unix.O_TRUNC, 0o666
@@ -381,7 +384,7 @@ func (d *pmDir) create(name string, size int) error {
 }
 
 // append is append_file: fopen "a" or open(O_RDWR|O_APPEND), then n bytes.
-func (d *pmDir) append(name string, n int) error {
+func (d *PostmarkDir) append(name string, n int) error {
 	flags := unix.O_RDWR | unix.O_APPEND
 	if d.buffered {
 		flags = unix.O_WRONLY | unix.O_CREAT | unix.O_APPEND
@@ -395,7 +398,7 @@ func (d *pmDir) append(name string, n int) error {
 
 // writeBlocks is write_blocks and fwrite_blocks: whole write blocks from
 // the start of the source, then the remainder, then close.
-func (d *pmDir) writeBlocks(fd int, name string, size int) error {
+func (d *PostmarkDir) writeBlocks(fd int, name string, size int) error {
 	var w io.Writer = fdRW(fd)
 	if d.buffered {
 		if n := stdioBufsize(fd); d.w == nil || d.w.Size() != n {
@@ -431,7 +434,7 @@ func (d *pmDir) writeBlocks(fd int, name string, size int) error {
 
 // read is read_file: fopen "r" or open(O_RDONLY), read blocks of
 // read_block, then the remainder.
-func (d *pmDir) read(name string, size int) error {
+func (d *PostmarkDir) read(name string, size int) error {
 	fd, err := d.open(name, unix.O_RDONLY, 0o644)
 	if err != nil {
 		return err
@@ -461,7 +464,7 @@ func (d *pmDir) read(name string, size int) error {
 	return nil
 }
 
-// readBlock is fread of a block (which fills it) or one read(2).
+// ReadBlock is fread of a block (which fills it) or one read(2).
 func readBlock(r io.Reader, b []byte, buffered bool) error {
 	if buffered {
 		_, err := io.ReadFull(r, b)
@@ -475,21 +478,21 @@ func readBlock(r io.Reader, b []byte, buffered bool) error {
 	return err
 }
 
-func (d *pmDir) remove(name string) error {
+func (d *PostmarkDir) remove(name string) error {
 	if err := unix.Unlinkat(d.dir, name, 0); err != nil {
 		return fmt.Errorf("postmark: deleting %s: %w", name, err)
 	}
 	return nil
 }
 
-func (d *pmDir) mkdir(name string) error {
+func (d *PostmarkDir) mkdir(name string) error {
 	if err := unix.Mkdirat(d.dir, name, 0o700); err != nil {
 		return fmt.Errorf("postmark: creating %s: %w", name, err)
 	}
 	return nil
 }
 
-func (d *pmDir) rmdir(name string) error {
+func (d *PostmarkDir) rmdir(name string) error {
 	if err := unix.Unlinkat(d.dir, name, unix.AT_REMOVEDIR); err != nil {
 		return fmt.Errorf("postmark: removing %s: %w", name, err)
 	}

@@ -1,4 +1,4 @@
-package runner
+package workload
 
 import (
 	"crypto/sha256"
@@ -6,35 +6,35 @@ import (
 	"sync"
 )
 
-// pattern is the content of the files of one iteration.
-type pattern struct {
-	salt string
+// Pattern is the content of the files of one iteration.
+type Pattern struct {
+	Salt string
 }
 
-// stream returns the reader of name's content (endless).
-func (p pattern) stream(name string) *rand.ChaCha8 {
-	return rand.NewChaCha8(sha256.Sum256([]byte(p.salt + "\x00" + name)))
+// Stream returns the reader of name's content (endless).
+func (p Pattern) Stream(name string) *rand.ChaCha8 {
+	return rand.NewChaCha8(sha256.Sum256([]byte(p.Salt + "\x00" + name)))
 }
 
-// expected is name's content for a check, from the runner's cache of the
+// Expected is name's content for a check, from the runner's cache of the
 // contents it generated: crash_states checks the same files at every
 // state, and generating megabytes of pattern each time costs more than
 // reading them.
-func (p pattern) expected(name string) *expectedContent {
-	key := p.salt + "\x00" + name
+func (p Pattern) Expected(name string) *Content {
+	key := p.Salt + "\x00" + name
 	contents.Lock()
 	defer contents.Unlock()
 	c := contents.m[key]
 	if c == nil {
-		c = &expectedContent{seed: sha256.Sum256([]byte(key))}
+		c = &Content{seed: sha256.Sum256([]byte(key))}
 		c.src = rand.NewChaCha8(c.seed)
 		contents.m[key] = c
 	}
 	return c
 }
 
-// expectedContent is a file's content as generated so far.
-type expectedContent struct {
+// Content is a file's content as generated so far.
+type Content struct {
 	seed [32]byte // stream's
 	buf  []byte
 	src  *rand.ChaCha8 // where buf ends
@@ -44,21 +44,21 @@ type expectedContent struct {
 // generates what it compares and keeps none of it.
 var contents = struct {
 	sync.Mutex
-	m     map[string]*expectedContent
+	m     map[string]*Content
 	total int
-}{m: map[string]*expectedContent{}}
+}{m: map[string]*Content{}}
 
-var maxExpected = 64 << 20
+var MaxExpected = 64 << 20
 
-// at returns the content's bytes [off, off+n).
-func (c *expectedContent) at(off int64, n int) []byte {
+// At returns the content's bytes [off, off+n).
+func (c *Content) At(off int64, n int) []byte {
 	end := int(off) + n
 	contents.Lock()
 	defer contents.Unlock()
 	if end <= len(c.buf) {
 		return c.buf[off:end]
 	}
-	if contents.total+end-len(c.buf) > maxExpected {
+	if contents.total+end-len(c.buf) > MaxExpected {
 		// Too much to keep: generate the range from the start.
 		src := rand.NewChaCha8(c.seed)
 		skip := make([]byte, min(int(off), 1<<20))
