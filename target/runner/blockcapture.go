@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/fsbench/fsbench/target/step"
 	"github.com/fsbench/fsbench/wire/blocktrace"
 	"github.com/fsbench/fsbench/wire/runplan"
 )
@@ -160,7 +161,7 @@ func (c *blockCapture) line(s string) {
 
 // finish stops the trace and adds it to out: the trace itself when it is
 // whole, and what was lost.
-func (c *blockCapture) finish(out *Outcome) {
+func (c *blockCapture) finish(out *step.Outcome) {
 	overrun := c.overrun()
 	os.WriteFile(filepath.Join(c.instance, "tracing_on"), []byte("0"), 0)
 	close(c.stop)

@@ -7,11 +7,12 @@ import (
 	"time"
 
 	"github.com/fsbench/fsbench/target/linux"
+	"github.com/fsbench/fsbench/target/step"
 	"github.com/fsbench/fsbench/wire/runplan"
 )
 
 func init() {
-	register("boot_time", Recipe{Schema: 1, Iterate: bootTime})
+	register("boot_time", step.Recipe{Schema: 1, Iterate: bootTime})
 }
 
 // ReadyMessage is the kernel log line that ends a boot on the target's
@@ -23,14 +24,14 @@ const ReadyMessage = runplan.ReadyMessage
 // interval from serial timestamps (root mount line to prompt). Every
 // iteration but the last reboots afterwards; a boot in which other steps
 // already ran is not timed, the runner reboots first.
-func bootTime(ctx context.Context, e *Env, iter int) (*Outcome, error) {
+func bootTime(ctx context.Context, e *step.Env, iter int) (*step.Outcome, error) {
 	pattern := e.P.String("root_mount_pattern")
 	if e.P.Err != nil {
 		return nil, e.P.Err
 	}
 	if !e.FreshBoot {
 		e.Logf("%s: rebooting to time a boot nothing else ran in", e.Step.ID())
-		return &Outcome{Reboot: true}, nil
+		return &step.Outcome{Reboot: true}, nil
 	}
 	re, err := regexp.Compile(pattern)
 	if err != nil {
@@ -40,7 +41,7 @@ func bootTime(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &Outcome{RebootAfter: true}
+	out := &step.Outcome{RebootAfter: true}
 	if ready < 0 {
 		if err := linux.WriteKmsg(ReadyMessage); err != nil {
 			return nil, fmt.Errorf("writing the kernel log: %w", err)

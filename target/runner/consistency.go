@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/fsbench/fsbench/target/linux"
+	"github.com/fsbench/fsbench/target/step"
 	"github.com/fsbench/fsbench/wire/runplan"
 )
 
@@ -117,7 +118,7 @@ type inspection struct {
 }
 
 // record adds the inspection to an outcome.
-func (in *inspection) record(out *Outcome) {
+func (in *inspection) record(out *step.Outcome) {
 	out.Attr("consistency", in.Class)
 	out.Metric("mount_errno", float64(linux.Errno(in.MountErr)), "")
 	if in.MountErr != nil {
@@ -164,7 +165,7 @@ func (in *inspection) classify() {
 // filesystem and, when it finds errors, lets it repair them so the next
 // iteration starts from a sound filesystem. A missing checker is said, not
 // faked: nilfs2 has none, and a board may lack the tool.
-func checkAndRepair(ctx context.Context, e *Env, p *runplan.Partition, in *inspection) error {
+func checkAndRepair(ctx context.Context, e *step.Env, p *runplan.Partition, in *inspection) error {
 	argv, err := checkerArgv(p, true, true)
 	if err != nil {
 		in.Checker = "none: " + err.Error()
@@ -189,7 +190,7 @@ func checkAndRepair(ctx context.Context, e *Env, p *runplan.Partition, in *inspe
 }
 
 // repair runs the checker in repair mode; its verdict is only logged.
-func repair(ctx context.Context, e *Env, p *runplan.Partition) error {
+func repair(ctx context.Context, e *step.Env, p *runplan.Partition) error {
 	argv, err := checkerArgv(p, true, false)
 	if err != nil {
 		return nil
@@ -233,7 +234,7 @@ func sinceSeq(seq int64) kernelLog {
 // mountInspect mounts the partition (unless the boot did), noting the
 // kernel's messages from klog; when the mount fails it repairs and tries
 // once more. It returns the mount directory, "" when it did not mount.
-func mountInspect(ctx context.Context, e *Env, p *runplan.Partition, klog kernelLog, in *inspection) (string, error) {
+func mountInspect(ctx context.Context, e *step.Env, p *runplan.Partition, klog kernelLog, in *inspection) (string, error) {
 	at, err := linux.MountedAt(p.Device)
 	if err != nil {
 		return "", err

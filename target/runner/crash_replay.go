@@ -13,6 +13,7 @@ import (
 
 	"github.com/fsbench/fsbench/target/devmapper"
 	"github.com/fsbench/fsbench/target/linux"
+	"github.com/fsbench/fsbench/target/step"
 	"github.com/fsbench/fsbench/wire/logwrites"
 	"github.com/fsbench/fsbench/wire/runplan"
 )
@@ -21,7 +22,7 @@ import (
 // checked, within the budget: in memory where it fits (crash_ram.go), by
 // as many workers as the target has CPUs, each replaying a copy of the
 // log of its own and checking every workers-th state.
-func (c *crashCampaign) replay(ctx context.Context, sc *crashScratch) (*Outcome, error) {
+func (c *crashCampaign) replay(ctx context.Context, sc *crashScratch) (*step.Outcome, error) {
 	e := c.e
 	maxStates, maxTime := int(e.P.Int("max_states")), e.P.Duration("max_time")
 	points := logwrites.Points{Flush: true, FUA: true, Marks: e.P.Bool("at_marks"), EveryWrite: int(e.P.Int("every_write"))}
@@ -48,11 +49,11 @@ func (c *crashCampaign) replay(ctx context.Context, sc *crashScratch) (*Outcome,
 	points.From = fsAt + 1
 	all := l.States(points)
 	chosen := spread(all, maxStates)
-	done, err := readStateResults(e.crashResultsPath())
+	done, err := readStateResults(crashResultsPath(e))
 	if err != nil {
 		return nil, err
 	}
-	results, err := appendStateResults(e.crashResultsPath())
+	results, err := appendStateResults(crashResultsPath(e))
 	if err != nil {
 		return nil, err
 	}
@@ -66,7 +67,7 @@ func (c *crashCampaign) replay(ctx context.Context, sc *crashScratch) (*Outcome,
 		sc.Reused += len(done)
 		e.Logf("%s: resuming after %d states checked before", e.Step.ID(), len(done))
 		if err := e.SetScratch(sc); err == nil {
-			err = e.save()
+			err = e.SaveScratch()
 		}
 		if err != nil {
 			return nil, err
@@ -213,7 +214,7 @@ func (run *replayRun) record(r stateResult) error {
 // on it, each in a snapshot of its own.
 type stateWorker struct {
 	c         *crashCampaign
-	e         *Env              // the worker's own: its mounts
+	e         *step.Env         // the worker's own: its mounts
 	part      runplan.Partition // as the worker mounts it
 	log       *logwrites.Log
 	rp        *logwrites.Replayer
@@ -324,13 +325,11 @@ func (c *crashCampaign) newWorker(i int, l *logwrites.Log, dev *os.File, origin,
 	if err != nil {
 		return nil, err
 	}
-	we := *c.e
-	we.mounts, we.cleaners, we.noCleaner = nil, nil, true
-	w := &stateWorker{c: c, e: &we, part: *c.part, log: l, dev: dev, dur: newDurables(),
+	w := &stateWorker{c: c, e: c.e.ForWorker(), part: *c.part, log: l, dev: dev, dur: newDurables(),
 		snapName: fmt.Sprintf("%s-%d", crashSnapName, i),
 		snapshot: devmapper.Target{Start: 0, Length: sectors, Kind: "snapshot", Params: originNum + " " + cowNum + " N 8"}}
 	if i > 0 {
-		w.part.Mountpoint = fmt.Sprintf("%s-%d", c.e.mountDir(c.part), i)
+		w.part.Mountpoint = fmt.Sprintf("%s-%d", c.e.MountDir(c.part), i)
 		if w.part.FS == "xfs" {
 			// xfs refuses a second filesystem with the same UUID unless
 			// told; nouuid changes nothing of the log's recovery.
@@ -365,7 +364,7 @@ func (w *stateWorker) advance(applied int) error {
 }
 
 func (w *stateWorker) close() {
-	w.e.cleanup()
+	w.e.Cleanup()
 	(&devmapper.Device{Name: w.snapName}).Remove()
 	if w.ram != nil {
 		w.ram.close()
@@ -421,7 +420,7 @@ func (w *stateWorker) checkState(ctx context.Context, st logwrites.State, fsck b
 	clock.lap(phaseMount)
 	rep := &DataReport{Class: DataLostSynced}
 	if mnt != "" {
-		rep, err = w.c.work.check(e.workPath(mnt), w.dur)
+		rep, err = w.c.work.check(workPath(e, mnt), w.dur)
 		if err != nil {
 			return r, err
 		}
@@ -429,7 +428,7 @@ func (w *stateWorker) checkState(ctx context.Context, st logwrites.State, fsck b
 		if err := unmountAsync(mnt, 2*time.Minute); err != nil {
 			return r, err
 		}
-		e.mounts = nil
+		e.ForgetMounts()
 		clock.lap(phaseUnmount)
 	} else {
 		rep.problem("the filesystem does not mount")

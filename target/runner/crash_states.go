@@ -20,13 +20,14 @@ import (
 
 	"github.com/fsbench/fsbench/target/devmapper"
 	"github.com/fsbench/fsbench/target/linux"
+	"github.com/fsbench/fsbench/target/step"
 	"github.com/fsbench/fsbench/target/workload"
 	"github.com/fsbench/fsbench/wire/logwrites"
 	"github.com/fsbench/fsbench/wire/runplan"
 )
 
 func init() {
-	register("crash_states", Recipe{Schema: 1, Iterate: crashStates, Finish: crashStatesFinish})
+	register("crash_states", step.Recipe{Schema: 1, Iterate: crashStates, Finish: crashStatesFinish})
 }
 
 // The device-mapper devices of a campaign: the log region and the
@@ -124,7 +125,7 @@ func (r stateResult) good() bool {
 
 // crashCampaign is one iteration's devices and settings.
 type crashCampaign struct {
-	e        *Env
+	e        *step.Env
 	work     *crashWorkload
 	part     *runplan.Partition
 	logPart  *runplan.Partition
@@ -136,7 +137,7 @@ type crashCampaign struct {
 
 // crashStates is one campaign: record the workload through dm-log-writes
 // (unless an earlier boot did), then replay the log state by state.
-func crashStates(ctx context.Context, e *Env, iter int) (*Outcome, error) {
+func crashStates(ctx context.Context, e *step.Env, iter int) (*step.Outcome, error) {
 	if e.Part == nil {
 		return nil, fmt.Errorf("%s needs a partition", e.Step.ID())
 	}
@@ -187,7 +188,7 @@ func crashStates(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 	}
 	if sc.Iter != iter || sc.Digest == "" {
 		sc = crashScratch{Iter: iter, Salt: fmt.Sprintf("%s/%s/%d/%s", e.Step.Test, e.Step.Case, iter, e.BootID)}
-		os.Remove(e.crashResultsPath())
+		os.Remove(crashResultsPath(e))
 		work.pat = workload.Pattern{Salt: sc.Salt}
 		if err := c.record(ctx, &sc); err != nil {
 			return nil, err
@@ -195,7 +196,7 @@ func crashStates(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 		if err := e.SetScratch(sc); err != nil {
 			return nil, err
 		}
-		if err := e.save(); err != nil {
+		if err := e.SaveScratch(); err != nil {
 			return nil, err
 		}
 	}
@@ -203,8 +204,8 @@ func crashStates(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 	return c.replay(ctx, &sc)
 }
 
-func (e *Env) crashResultsPath() string {
-	return filepath.Join(e.StateDir, "crash-"+safeName(e.Step.Test+"-"+e.Step.Case)+".jsonl")
+func crashResultsPath(e *step.Env) string {
+	return filepath.Join(e.StateDir, "crash-"+step.SafeName(e.Step.Test+"-"+e.Step.Case)+".jsonl")
 }
 
 // linear maps bytes [off, off+n) of dev as a device of its own.
@@ -238,7 +239,7 @@ func (c *crashCampaign) record(ctx context.Context, sc *crashScratch) error {
 	if err := e.UnmountPart(c.part); err != nil {
 		return err
 	}
-	e.mounts = nil
+	e.ForgetMounts()
 	if err := zeroOut(c.part.Device); err != nil {
 		return err
 	}
@@ -275,14 +276,14 @@ func (c *crashCampaign) record(ctx context.Context, sc *crashScratch) error {
 	through := *c.part
 	through.Device = lw.Node
 	if err := remake(ctx, &through); errors.Is(err, errNoMkfs) {
-		return skipf("crash_states makes the filesystem through the write log: %v", err)
+		return step.Skipf("crash_states makes the filesystem through the write log: %v", err)
 	} else if err != nil {
 		return err
 	}
 	if err := mark(logwrites.FSMark); err != nil {
 		return err
 	}
-	dir := e.mountDir(c.part)
+	dir := e.MountDir(c.part)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -294,8 +295,8 @@ func (c *crashCampaign) record(ctx context.Context, sc *crashScratch) error {
 	if _, err := linux.Mount(lw.Node, dir, c.part.FS, fl, c.part.Data); err != nil {
 		return fmt.Errorf("mounting %s through dm-log-writes: %w", c.part.Name, err)
 	}
-	e.startCleaner(&through, dir)
-	work := e.workPath(dir)
+	e.StartCleaner(&through, dir)
+	work := workPath(e, dir)
 	werr := os.MkdirAll(work, 0o755)
 	if werr == nil {
 		werr = linux.SyncFS(work)
@@ -381,7 +382,7 @@ func (c *crashCampaign) interrupt(ctx context.Context, sc *crashScratch, checked
 	if err := c.e.SetScratch(sc); err != nil {
 		return err
 	}
-	if err := c.e.save(); err != nil {
+	if err := c.e.SaveScratch(); err != nil {
 		return err
 	}
 	c.e.Logf("%s: %d states checked; asking for a power cut (interrupt_after)", c.e.Step.ID(), checked)
@@ -450,8 +451,8 @@ func (c *crashCampaign) syncedWrite(l *logwrites.Log) (int, error) {
 }
 
 // outcome counts the campaign's states in their classes.
-func (c *crashCampaign) outcome(sc *crashScratch, all, chosen []logwrites.State, done map[int]stateResult, replayTime float64) *Outcome {
-	out := &Outcome{}
+func (c *crashCampaign) outcome(sc *crashScratch, all, chosen []logwrites.State, done map[int]stateResult, replayTime float64) *step.Outcome {
+	out := &step.Outcome{}
 	cons, data := map[string]int{}, map[string]int{}
 	checked := 0
 	var snapshot int64
@@ -654,7 +655,7 @@ func forgetBtrfs(fsType string) {
 
 // crashTeardown takes down what a campaign cut short left: its mount and
 // its device-mapper devices.
-func crashTeardown(e *Env) {
+func crashTeardown(e *step.Env) {
 	if e.Part != nil {
 		if at, err := linux.MountedAt(e.Part.Device); err == nil {
 			for _, m := range slices.Backward(at) {
@@ -665,10 +666,10 @@ func crashTeardown(e *Env) {
 	// A snapshot or the log-writes device may still be mounted where
 	// the partition mounts, or where another worker mounts it.
 	if e.Part != nil {
-		dir := e.mountDir(e.Part)
+		dir := e.MountDir(e.Part)
 		for i := range maxWorkers {
 			if i > 0 {
-				dir = fmt.Sprintf("%s-%d", e.mountDir(e.Part), i)
+				dir = fmt.Sprintf("%s-%d", e.MountDir(e.Part), i)
 			}
 			var st, parent unix.Stat_t
 			if unix.Stat(dir, &st) == nil && unix.Stat(filepath.Dir(dir), &parent) == nil && st.Dev != parent.Dev {
@@ -685,8 +686,8 @@ func crashTeardown(e *Env) {
 	unmountRAM()
 }
 
-func crashStatesFinish(ctx context.Context, e *Env) error {
-	os.Remove(e.crashResultsPath())
+func crashStatesFinish(ctx context.Context, e *step.Env) error {
+	os.Remove(crashResultsPath(e))
 	crashTeardown(e)
 	return nil
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/fsbench/fsbench/internal/atomicfile"
+	"github.com/fsbench/fsbench/target/step"
 	"github.com/fsbench/fsbench/target/workload"
 	"github.com/fsbench/fsbench/wire/logwrites"
 )
@@ -329,7 +330,7 @@ func (w *crashWorkload) rowValue(id int) string {
 func (w *crashWorkload) sqlite(ctx context.Context, dir string, mark marker) error {
 	bin, err := exec.LookPath("sqlite3")
 	if err != nil {
-		return skipf("the sqlite workload runs the image's sqlite3 command, and the image has none " +
+		return step.Skipf("the sqlite workload runs the image's sqlite3 command, and the image has none " +
 			"(Buildroot: BR2_PACKAGE_SQLITE; Yocto: the sqlite3 package)")
 	}
 	sync := "FULL"

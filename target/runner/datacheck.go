@@ -15,6 +15,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/fsbench/fsbench/internal/atomicfile"
+	"github.com/fsbench/fsbench/target/step"
 	"github.com/fsbench/fsbench/target/workload"
 )
 
@@ -267,7 +268,7 @@ func allZero(b []byte) bool {
 }
 
 // record adds the report to an outcome.
-func (r *DataReport) record(out *Outcome) {
+func (r *DataReport) record(out *step.Outcome) {
 	out.Attr("data", r.Class)
 	out.Metric("files_found", float64(r.Files), "")
 	out.Metric("files_synced", float64(r.SyncedFiles), "")

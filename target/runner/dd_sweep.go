@@ -9,11 +9,12 @@ import (
 	"time"
 
 	"github.com/fsbench/fsbench/target/linux"
+	"github.com/fsbench/fsbench/target/step"
 	"golang.org/x/sys/unix"
 )
 
 func init() {
-	register("dd_sweep", Recipe{Schema: 1, Iterate: ddSweep, Finish: removeWorkDir})
+	register("dd_sweep", step.Recipe{Schema: 1, Iterate: ddSweep, Finish: removeWorkDir})
 }
 
 // ddSweep is one pass of the seed 002 scripts: drop the page cache, dd
@@ -22,7 +23,7 @@ func init() {
 // /dev/null. It copies as GNU dd does, one read(2) and one write(2) per
 // block, and times what dd's own statistics time: from after the opens to
 // after the close of the output, including the fsync.
-func ddSweep(ctx context.Context, e *Env, iter int) (*Outcome, error) {
+func ddSweep(ctx context.Context, e *step.Env, iter int) (*step.Outcome, error) {
 	p := e.P
 	total, bs := p.Int("total"), p.Int("bs")
 	drop, readBack, fsync := p.Bool("drop_caches"), p.Bool("read"), p.Bool("fsync")
@@ -44,7 +45,7 @@ func ddSweep(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 	e.Quiesce()
 	file := filepath.Join(dir, "dd.out")
 
-	out := &Outcome{}
+	out := &step.Outcome{}
 	if drop {
 		if err := dropPageCache(); err != nil {
 			return nil, err
@@ -185,7 +186,7 @@ func ddRead(fd int, buf []byte, full bool, short *int64) (int, error) {
 
 // report adds the statistics as dd prints them: bytes, seconds and the
 // rate in decimal megabytes a second ("48 MiB copied, 0.3 s, 168 MB/s").
-func (st ddStats) report(out *Outcome, dir string) {
+func (st ddStats) report(out *step.Outcome, dir string) {
 	secs := st.elapsed.Seconds()
 	out.Metric(dir+"_bytes", float64(st.bytes), "B")
 	out.Metric(dir+"_time", secs, "s")

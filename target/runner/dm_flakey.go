@@ -12,12 +12,13 @@ import (
 
 	"github.com/fsbench/fsbench/target/devmapper"
 	"github.com/fsbench/fsbench/target/linux"
+	"github.com/fsbench/fsbench/target/step"
 	"github.com/fsbench/fsbench/target/workload"
 	"github.com/fsbench/fsbench/wire/runplan"
 )
 
 func init() {
-	register("dm_flakey", Recipe{Schema: 1, Iterate: dmFlakey, Finish: dmFlakeyFinish})
+	register("dm_flakey", step.Recipe{Schema: 1, Iterate: dmFlakey, Finish: dmFlakeyFinish})
 }
 
 // flakeyName is the device-mapper device the recipe creates.
@@ -30,7 +31,7 @@ const flakeyName = "fsbench-flakey"
 // device away, mount the partition normally and inspect it: the mount's
 // result and messages, the checker's verdict and the files against what
 // the writer saw synced.
-func dmFlakey(ctx context.Context, e *Env, iter int) (*Outcome, error) {
+func dmFlakey(ctx context.Context, e *step.Env, iter int) (*step.Outcome, error) {
 	p := e.P
 	schedule, fault := p.String("schedule"), p.String("fault")
 	after, up, down := p.Duration("after"), p.Duration("flap_up"), p.Duration("flap_down")
@@ -53,9 +54,9 @@ func dmFlakey(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 	if err := e.UnmountPart(e.Part); err != nil {
 		return nil, err
 	}
-	e.mounts = nil
+	e.ForgetMounts()
 	if err := remake(ctx, e.Part); errors.Is(err, errNoMkfs) {
-		return nil, skipf("dm_flakey re-makes the filesystem before each run: %v", err)
+		return nil, step.Skipf("dm_flakey re-makes the filesystem before each run: %v", err)
 	} else if err != nil {
 		return nil, err
 	}
@@ -76,10 +77,10 @@ func dmFlakey(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 	}
 	defer dm.Remove()
 	faults := watchFaults(dm.KName, faultDirections(fault), up, down, loaded)
-	out := &Outcome{}
+	out := &step.Outcome{}
 	out.Attr("table", "flakey "+table.Params)
 	salt := fmt.Sprintf("%s/%s/%d", e.Step.Test, e.Step.Case, iter)
-	log, err := createSyncLog(e.syncLogPath())
+	log, err := createSyncLog(syncLogPath(e))
 	if err != nil {
 		return nil, err
 	}
@@ -115,12 +116,12 @@ func dmFlakey(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	synced, err := readSyncLog(e.syncLogPath())
+	synced, err := readSyncLog(syncLogPath(e))
 	if err != nil {
 		return nil, err
 	}
 	if mnt != "" {
-		w.Dir = e.workPath(mnt)
+		w.Dir = workPath(e, mnt)
 		rep, err := checkDataIn(w, synced)
 		if err != nil {
 			return nil, err
@@ -129,7 +130,7 @@ func dmFlakey(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 		if err := e.UnmountPart(e.Part); err != nil {
 			return nil, err
 		}
-		e.mounts = nil
+		e.ForgetMounts()
 	} else {
 		out.Attr("data", DataLostSynced)
 		out.Attr("data_problems", "the filesystem does not mount")
@@ -183,8 +184,8 @@ func dmFlakey(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 
 // writeThrough mounts the flakey device, runs the writer once and
 // unmounts. It reports whether the filesystem had turned read-only.
-func writeThrough(ctx context.Context, e *Env, node string, w *workload.Writer) (autoRO bool, err error) {
-	dir := e.mountDir(e.Part)
+func writeThrough(ctx context.Context, e *step.Env, node string, w *workload.Writer) (autoRO bool, err error) {
+	dir := e.MountDir(e.Part)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return false, err
 	}
@@ -200,8 +201,8 @@ func writeThrough(ctx context.Context, e *Env, node string, w *workload.Writer) 
 	}
 	through := *e.Part
 	through.Device = node
-	e.startCleaner(&through, dir)
-	w.Dir = e.workPath(dir)
+	e.StartCleaner(&through, dir)
+	w.Dir = workPath(e, dir)
 	if err := os.MkdirAll(w.Dir, 0o755); err != nil {
 		w.Keep(err)
 	} else if err := w.Once(ctx); err != nil {
@@ -239,8 +240,8 @@ func mustKmsg() []linux.KmsgRecord {
 	return recs
 }
 
-func dmFlakeyFinish(ctx context.Context, e *Env) error {
-	os.Remove(e.syncLogPath())
+func dmFlakeyFinish(ctx context.Context, e *step.Env) error {
+	os.Remove(syncLogPath(e))
 	(&devmapper.Device{Name: flakeyName}).Remove()
 	return nil
 }

@@ -16,11 +16,12 @@ import (
 
 	"github.com/fsbench/fsbench/internal/atomicfile"
 	"github.com/fsbench/fsbench/target/linux"
+	"github.com/fsbench/fsbench/target/step"
 	"github.com/fsbench/fsbench/target/workload"
 )
 
 func init() {
-	register("endurance", Recipe{Schema: 1, Iterate: endurance, Finish: removeWorkDir})
+	register("endurance", step.Recipe{Schema: 1, Iterate: endurance, Finish: removeWorkDir})
 }
 
 // day is a second of the device's life counted in milliseconds: the
@@ -49,7 +50,7 @@ type enduranceDay struct {
 // one iteration to the next, and records the partition's requests for the
 // flash model. The runner's write accounting (Step.AccountIO) counts the
 // bytes around it and scales them to a day with DayShare.
-func endurance(ctx context.Context, e *Env, iter int) (*Outcome, error) {
+func endurance(ctx context.Context, e *step.Env, iter int) (*step.Outcome, error) {
 	p := e.P
 	d := enduranceDay{
 		span:     p.Duration("duration").Milliseconds(),
@@ -78,13 +79,13 @@ func endurance(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &Outcome{DayShare: float64(d.span) / dayMillis}
+	out := &step.Outcome{DayShare: float64(d.span) / dayMillis}
 	mdir, err := e.MountPart(e.Part)
 	if err != nil {
 		return nil, err
 	}
 	var clock *linux.CleanerClock
-	if !e.noCleaner && !e.Part.ReadOnly {
+	if !e.NoCleanerStarts() && !e.Part.ReadOnly {
 		clock = linux.NewCleanerClock(e.Part, mdir, protect)
 		d.tick = clock.Tick
 	}
@@ -117,7 +118,7 @@ func endurance(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 
 // flashModel passes on what the host's flash model needs of the plan: the
 // partition's size and flash geometry, and the board's endurance rating.
-func flashModel(out *Outcome, e *Env) {
+func flashModel(out *step.Outcome, e *step.Env) {
 	out.Attr("partition_bytes", strconv.FormatInt(e.Part.Size, 10))
 	if e.Part.EraseBlock > 0 {
 		out.Attr("flash_erase_block", strconv.FormatInt(e.Part.EraseBlock, 10))
@@ -365,7 +366,7 @@ type sqlStream struct {
 func startSQLStream(ctx context.Context, db string, rowSize int, keep int64, pat workload.Pattern) (*sqlStream, error) {
 	bin, err := exec.LookPath("sqlite3")
 	if err != nil {
-		return nil, skipf("endurance's SQLite transactions run the image's sqlite3, and the image has none " +
+		return nil, step.Skipf("endurance's SQLite transactions run the image's sqlite3, and the image has none " +
 			"(Buildroot: BR2_PACKAGE_SQLITE; Yocto: the sqlite3 package); set transactions_per_day = 0 to leave them out")
 	}
 	s := &sqlStream{errs: &bytes.Buffer{}, row: make([]byte, (rowSize+1)/2), keep: keep, pat: pat.Stream("rows")}

@@ -6,17 +6,18 @@ import (
 
 	"github.com/fsbench/fsbench/target/fio"
 	"github.com/fsbench/fsbench/target/measure"
+	"github.com/fsbench/fsbench/target/step"
 )
 
 func init() {
-	register("fio", Recipe{Schema: 1, Iterate: fioCase, Finish: removeWorkDir})
+	register("fio", step.Recipe{Schema: 1, Iterate: fioCase, Finish: removeWorkDir})
 }
 
 // fioCase runs one case of a fio test in a work directory of its
 // partition: real fio when the image has it, the built-in engine
 // otherwise. The result says which (attrs engine and engine_version).
 // Finish removes the directory.
-func fioCase(ctx context.Context, e *Env, iter int) (*Outcome, error) {
+func fioCase(ctx context.Context, e *step.Env, iter int) (*step.Outcome, error) {
 	p := e.P
 	job := fio.Job{
 		Name: e.Step.Case, RW: p.String("rw"), BS: p.Int("bs"), Direct: p.Bool("direct"),
@@ -53,7 +54,7 @@ func fioCase(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &Outcome{Set: measure.Set{Metrics: res.Metrics()}}
+	out := &step.Outcome{Set: measure.Set{Metrics: res.Metrics()}}
 	out.Attr("engine", res.Engine)
 	out.Attr("engine_version", res.Version)
 	out.Attr("ioengine", res.IOEngine)

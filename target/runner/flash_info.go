@@ -8,25 +8,26 @@ import (
 
 	"github.com/fsbench/fsbench/target/linux"
 	"github.com/fsbench/fsbench/target/measure"
+	"github.com/fsbench/fsbench/target/step"
 	"github.com/fsbench/fsbench/target/storageinfo"
 )
 
 func init() {
-	register("flash_info", Recipe{Schema: 1, Iterate: flashInfo})
+	register("flash_info", step.Recipe{Schema: 1, Iterate: flashInfo})
 }
 
 // flashInfo reads what the storage under the partition says about itself
 // and, unless told not to, probes its erase block with timed reads of the
 // whole device. Every fact is a value with its source or "not available"
 // with the reason (package storageinfo).
-func flashInfo(ctx context.Context, e *Env, iter int) (*Outcome, error) {
+func flashInfo(ctx context.Context, e *step.Env, iter int) (*step.Outcome, error) {
 	probe, probeMax := e.P.Bool("probe"), e.P.Int("probe_max")
 	if e.P.Err != nil {
 		return nil, e.P.Err
 	}
 	in := storageinfo.Read("/sys", "/dev", linux.BlockName(e.Part.Device))
 	metrics, attrs := in.Report()
-	out := &Outcome{Set: measure.Set{Metrics: metrics, Attrs: attrs}}
+	out := &step.Outcome{Set: measure.Set{Metrics: metrics, Attrs: attrs}}
 	// What the report needs to say which tuning a measured geometry
 	// would give.
 	out.Attr("fstype", e.Part.FS)

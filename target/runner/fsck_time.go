@@ -12,11 +12,12 @@ import (
 	"time"
 
 	"github.com/fsbench/fsbench/target/linux"
+	"github.com/fsbench/fsbench/target/step"
 	"github.com/fsbench/fsbench/wire/runplan"
 )
 
 func init() {
-	register("fsck_time", Recipe{Schema: 1, Iterate: fsckTime, Finish: unfill})
+	register("fsck_time", step.Recipe{Schema: 1, Iterate: fsckTime, Finish: unfill})
 }
 
 // fsckTime times the partition's checker on the unmounted filesystem
@@ -25,7 +26,7 @@ func init() {
 // device as a check at boot does, not the block cache the previous one
 // left. Real time is taken around fork, exec and wait; user and system
 // time are the child's, from wait4's rusage.
-func fsckTime(ctx context.Context, e *Env, iter int) (*Outcome, error) {
+func fsckTime(ctx context.Context, e *step.Env, iter int) (*step.Outcome, error) {
 	p := e.P
 	force, readOnly := p.Bool("force"), p.Bool("read_only")
 	percent, shape := int(p.Int("fill_percent")), p.String("fill")
@@ -44,17 +45,17 @@ func fsckTime(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 	}
 	// Checked before the fill, so a missing checker costs nothing.
 	if _, err := exec.LookPath(argv[0]); err != nil {
-		return nil, skipf("fsck_time runs %s, and the image has no such program "+
+		return nil, step.Skipf("fsck_time runs %s, and the image has no such program "+
 			"(a busybox userland gets it from Debian; Buildroot and Yocto: add the filesystem's tools package)", argv[0])
 	}
-	out := &Outcome{}
+	out := &step.Outcome{}
 	if err := ensureFill(ctx, e, shape, percent, out); err != nil {
 		return nil, err
 	}
 	if err := e.UnmountPart(e.Part); err != nil {
 		return nil, err
 	}
-	e.mounts = nil
+	e.ForgetMounts()
 	if err := linux.DropCaches(); err != nil {
 		return nil, err
 	}

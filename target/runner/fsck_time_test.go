@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/fsbench/fsbench/target/linux"
+	"github.com/fsbench/fsbench/target/step"
 	"github.com/fsbench/fsbench/target/workload"
 	"github.com/fsbench/fsbench/wire/resultframe"
 	"github.com/fsbench/fsbench/wire/runplan"
@@ -108,7 +109,7 @@ func TestFsckTimeMeasuresACleanCheck(t *testing.T) {
 			if at, _ := linux.MountedAt(part.Device); len(at) != 0 {
 				t.Errorf("still mounted at %v", at)
 			}
-			dir, err := (&Env{}).MountPart(part)
+			dir, err := (&step.Env{}).MountPart(part)
 			if err != nil {
 				t.Fatal(err)
 			}

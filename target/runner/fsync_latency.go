@@ -11,11 +11,12 @@ import (
 
 	"github.com/fsbench/fsbench/target/linux"
 	"github.com/fsbench/fsbench/target/measure"
+	"github.com/fsbench/fsbench/target/step"
 	"golang.org/x/sys/unix"
 )
 
 func init() {
-	register("fsync_latency", Recipe{Schema: 1, Iterate: fsyncLatency, Finish: removeWorkDir})
+	register("fsync_latency", step.Recipe{Schema: 1, Iterate: fsyncLatency, Finish: removeWorkDir})
 }
 
 // overwriteRegion caps the file the overwrite pattern rewrites: count
@@ -28,7 +29,7 @@ const overwriteRegion = 64 << 20
 // overwrite first writes and syncs the file (untimed), then rewrites it in
 // place. Each write+sync pair is timed on the monotonic clock and counted
 // in a latencyHist.
-func fsyncLatency(ctx context.Context, e *Env, iter int) (*Outcome, error) {
+func fsyncLatency(ctx context.Context, e *step.Env, iter int) (*step.Outcome, error) {
 	p := e.P
 	size, count := p.Int("write_size"), p.Int("count")
 	call, pattern := p.String("call"), p.String("pattern")
@@ -81,7 +82,7 @@ func fsyncLatency(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 	}
 	elapsed := time.Since(start)
 
-	out := &Outcome{}
+	out := &step.Outcome{}
 	us := func(ns float64) float64 { return ns / 1e3 }
 	out.Metric("calls", float64(h.N), "")
 	out.Metric("calls_per_s", float64(h.N)/elapsed.Seconds(), "/s")

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/fsbench/fsbench/target/linux"
+	"github.com/fsbench/fsbench/target/step"
 	"github.com/fsbench/fsbench/wire/hostio"
 	"github.com/fsbench/fsbench/wire/runplan"
 )
@@ -120,7 +121,7 @@ func (a *ioAccount) snapshot() (ioSnapshot, error) {
 
 // finish syncs, takes the counters again and adds the iteration's figures
 // to out.
-func (a *ioAccount) finish(out *Outcome) error {
+func (a *ioAccount) finish(out *step.Outcome) error {
 	defer a.stop()
 	unix.Sync()
 	after, err := a.snapshot()
@@ -155,7 +156,7 @@ func (a *ioAccount) finish(out *Outcome) error {
 }
 
 // writers adds who submitted the partition's writes.
-func (a *ioAccount) writers(out *Outcome) {
+func (a *ioAccount) writers(out *step.Outcome) {
 	if a.histErr != nil {
 		out.Attr("io_writers", "not available: "+a.histErr.Error())
 		return
@@ -208,7 +209,7 @@ func writerKind(comm string) string {
 }
 
 // hostCheck adds the host's counters and how they agree with the disk's.
-func (a *ioAccount) hostCheck(out *Outcome, b, after ioSnapshot, diskBytes int64) {
+func (a *ioAccount) hostCheck(out *step.Outcome, b, after ioSnapshot, diskBytes int64) {
 	switch {
 	case a.host == nil:
 		out.Attr("host_counters", "not available: "+hostPortMissing)

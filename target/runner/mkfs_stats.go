@@ -8,11 +8,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fsbench/fsbench/target/step"
 	"golang.org/x/sys/unix"
 )
 
 func init() {
-	register("mkfs_stats", Recipe{Schema: 1, Iterate: mkfsStats})
+	register("mkfs_stats", step.Recipe{Schema: 1, Iterate: mkfsStats})
 }
 
 // poolWorker matches the kernel threads of the shared workqueue pools,
@@ -28,7 +29,7 @@ var poolWorker = regexp.MustCompile(`^kworker/u?[0-9]+:[0-9]+H?(-|$)`)
 // threads the mount started (seed 000 p.79-80): it lists the children of
 // kthreadd before the mount and again `settle` after it, and reports the
 // new ones; pool workers are counted apart.
-func mkfsStats(ctx context.Context, e *Env, iter int) (*Outcome, error) {
+func mkfsStats(ctx context.Context, e *step.Env, iter int) (*step.Outcome, error) {
 	settleFor := e.P.Duration("settle")
 	if e.P.Err != nil {
 		return nil, e.P.Err
@@ -66,9 +67,9 @@ func mkfsStats(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 	if err := e.UnmountPart(e.Part); err != nil {
 		return nil, err
 	}
-	e.mounts = nil
+	e.ForgetMounts()
 
-	out := &Outcome{}
+	out := &step.Outcome{}
 	fsSpace(out, &s)
 	added, workers := newKernelThreads(before, after)
 	out.Metric("kthreads_added", float64(len(added)), "")
@@ -81,7 +82,7 @@ func mkfsStats(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 // bytes, and how full it is, as df computes it: used over what a user
 // could have (used + available), so blocks reserved for root count as
 // neither.
-func fsSpace(out *Outcome, s *unix.Statfs_t) {
+func fsSpace(out *step.Outcome, s *unix.Statfs_t) {
 	unit := uint64(s.Frsize)
 	if unit == 0 {
 		unit = uint64(s.Bsize)

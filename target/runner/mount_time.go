@@ -7,26 +7,27 @@ import (
 	"time"
 
 	"github.com/fsbench/fsbench/target/linux"
+	"github.com/fsbench/fsbench/target/step"
 	"github.com/fsbench/fsbench/target/workload"
 	"golang.org/x/sys/unix"
 )
 
 func init() {
-	register("mount_time", Recipe{Schema: 1, Iterate: mountTime, Finish: unfill})
+	register("mount_time", step.Recipe{Schema: 1, Iterate: mountTime, Finish: unfill})
 }
 
 // mountTime times mount(2) of the step's partition, filled to fill_percent
 // before the first iteration (ELC 2015 p.69-70). The partition is
 // unmounted, caches are dropped, and the mount is timed with the thread's
 // own CPU time.
-func mountTime(ctx context.Context, e *Env, iter int) (*Outcome, error) {
+func mountTime(ctx context.Context, e *step.Env, iter int) (*step.Outcome, error) {
 	p := e.P
 	percent, shape := int(p.Int("fill_percent")), p.String("fill")
 	specify, drop := p.Bool("specify_type"), p.Bool("drop_caches")
 	if p.Err != nil {
 		return nil, p.Err
 	}
-	out := &Outcome{}
+	out := &step.Outcome{}
 	if err := ensureFill(ctx, e, shape, percent, out); err != nil {
 		return nil, err
 	}
@@ -46,14 +47,14 @@ func mountTime(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	dir := e.mountDir(e.Part)
+	dir := e.MountDir(e.Part)
 	real, usr, sys, used, err := timeMount(e.Part.Device, dir, fstype, fl, e.Part.Data)
 	if err != nil {
 		return nil, err
 	}
-	e.mounts = append(e.mounts, dir)
+	e.TrackMount(dir)
 	// After the timed call: the system's mount helper starts it there.
-	e.startCleaner(e.Part, dir)
+	e.StartCleaner(e.Part, dir)
 	out.Metric("mount_time", real.Seconds(), "s")
 	out.Metric("mount_user", usr.Seconds(), "s")
 	out.Metric("mount_sys", sys.Seconds(), "s")
@@ -63,7 +64,7 @@ func mountTime(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 
 // ensureFill fills the partition once per step: the first iteration that
 // finds no fill mark writes it, later ones (and a resumed step) reuse it.
-func ensureFill(ctx context.Context, e *Env, shape string, percent int, out *Outcome) error {
+func ensureFill(ctx context.Context, e *step.Env, shape string, percent int, out *step.Outcome) error {
 	var done bool
 	if len(e.Scratch) > 0 {
 		done = string(e.Scratch) == "true"
@@ -92,7 +93,7 @@ func ensureFill(ctx context.Context, e *Env, shape string, percent int, out *Out
 	if err := e.UnmountPart(e.Part); err != nil {
 		return err
 	}
-	e.mounts = nil
+	e.ForgetMounts()
 	return e.SetScratch(true)
 }
 
@@ -100,8 +101,8 @@ func ensureFill(ctx context.Context, e *Env, shape string, percent int, out *Out
 // works on the partition. Otherwise the data stays: deleting thousands of
 // files takes minutes on a slow target (nilfs2 under QEMU: 84 s), and a
 // later run's fill replaces it.
-func unfill(ctx context.Context, e *Env) error {
-	if !e.usedLater(e.Part) {
+func unfill(ctx context.Context, e *step.Env) error {
+	if !e.UsedLater(e.Part) {
 		if string(e.Scratch) != "true" {
 			return nil // nothing was filled
 		}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/fsbench/fsbench/target/linux"
+	"github.com/fsbench/fsbench/target/step"
 	"github.com/fsbench/fsbench/target/workload"
 	"github.com/fsbench/fsbench/wire/resultframe"
 	"github.com/fsbench/fsbench/wire/runplan"
@@ -57,7 +58,7 @@ func TestMountTimeFillsMeasuresAndCleansUp(t *testing.T) {
 			if at, _ := linux.MountedAt(part.Device); len(at) != 0 {
 				t.Errorf("still mounted at %v", at)
 			}
-			dir, err := (&Env{}).MountPart(part)
+			dir, err := (&step.Env{}).MountPart(part)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -74,7 +75,7 @@ func TestMountTimeFillsMeasuresAndCleansUp(t *testing.T) {
 // says so.
 func TestMountTimeOnAFullerPartition(t *testing.T) {
 	part := loopPart(t, "ext4", 256<<20)
-	dir, err := (&Env{}).MountPart(part)
+	dir, err := (&step.Env{}).MountPart(part)
 	if err != nil {
 		t.Fatal(err)
 	}

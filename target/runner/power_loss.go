@@ -9,12 +9,13 @@ import (
 	"time"
 
 	"github.com/fsbench/fsbench/target/linux"
+	"github.com/fsbench/fsbench/target/step"
 	"github.com/fsbench/fsbench/target/workload"
 	"github.com/fsbench/fsbench/wire/runplan"
 )
 
 func init() {
-	register("power_loss", Recipe{Schema: 1, Iterate: powerLoss, Finish: powerLossFinish})
+	register("power_loss", step.Recipe{Schema: 1, Iterate: powerLoss, Finish: powerLossFinish})
 }
 
 // powerLossScratch is what an iteration keeps across its power cut.
@@ -32,7 +33,7 @@ type powerLossScratch struct {
 // goes. The second half, in the next boot, looks at how the filesystem
 // came back: the mount's result and the kernel's messages about it, the
 // checker's verdict, and the files against the sync log.
-func powerLoss(ctx context.Context, e *Env, iter int) (*Outcome, error) {
+func powerLoss(ctx context.Context, e *step.Env, iter int) (*step.Outcome, error) {
 	var sc powerLossScratch
 	if len(e.Scratch) > 0 {
 		if err := json.Unmarshal(e.Scratch, &sc); err != nil {
@@ -51,23 +52,23 @@ func powerLoss(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 	return nil, powerLossWrite(ctx, e, iter)
 }
 
-func (e *Env) syncLogPath() string {
-	return filepath.Join(e.StateDir, "synced-"+safeName(e.Step.Test+"-"+e.Step.Case)+".log")
+func syncLogPath(e *step.Env) string {
+	return filepath.Join(e.StateDir, "synced-"+step.SafeName(e.Step.Test+"-"+e.Step.Case)+".log")
 }
 
 // workPath is the step's directory in the mounted filesystem at mnt.
-func (e *Env) workPath(mnt string) string {
-	return filepath.Join(mnt, "fsbench-"+safeName(e.Step.Test+"-"+e.Step.Case))
+func workPath(e *step.Env, mnt string) string {
+	return filepath.Join(mnt, "fsbench-"+step.SafeName(e.Step.Test+"-"+e.Step.Case))
 }
 
-func newWriter(e *Env, dir string, pat workload.Pattern, log *syncLog) *workload.Writer {
+func newWriter(e *step.Env, dir string, pat workload.Pattern, log *syncLog) *workload.Writer {
 	w := &workload.Writer{Dir: dir, Pattern: pat, Log: log,
 		Kind: e.P.String("writer"), Small: e.P.Int("small_file_size"),
 		Large: e.P.Int("large_file_size"), Count: int(e.P.Int("small_files"))}
 	return w
 }
 
-func powerLossWrite(ctx context.Context, e *Env, iter int) error {
+func powerLossWrite(ctx context.Context, e *step.Env, iter int) error {
 	mode, trigger := e.P.String("mount"), e.P.String("trigger")
 	cut := e.P.Duration("cut_after")
 	if e.P.Err != nil {
@@ -84,7 +85,7 @@ func powerLossWrite(ctx context.Context, e *Env, iter int) error {
 	if err != nil {
 		return fmt.Errorf("mounting %s %s: %w", e.Part.Name, mode, err)
 	}
-	dir := e.workPath(mnt)
+	dir := workPath(e, mnt)
 	if err := os.RemoveAll(dir); err != nil {
 		return err
 	}
@@ -94,7 +95,7 @@ func powerLossWrite(ctx context.Context, e *Env, iter int) error {
 	if err := linux.SyncFS(dir); err != nil {
 		return err
 	}
-	log, err := createSyncLog(e.syncLogPath())
+	log, err := createSyncLog(syncLogPath(e))
 	if err != nil {
 		return err
 	}
@@ -119,7 +120,7 @@ func powerLossWrite(ctx context.Context, e *Env, iter int) error {
 	if err := e.SetScratch(sc); err != nil {
 		return err
 	}
-	if err := e.save(); err != nil {
+	if err := e.SaveScratch(); err != nil {
 		return err
 	}
 	if trigger == "watchdog" {
@@ -128,7 +129,7 @@ func powerLossWrite(ctx context.Context, e *Env, iter int) error {
 		}
 		sc.Reset = "watchdog reset (" + wd.identity + ")"
 		if err := e.SetScratch(sc); err == nil {
-			err = e.save()
+			err = e.SaveScratch()
 		}
 		if err != nil {
 			wd.disarm()
@@ -153,8 +154,8 @@ func powerLossWrite(ctx context.Context, e *Env, iter int) error {
 }
 
 // powerLossCheck is the second half of an iteration, after the reset.
-func powerLossCheck(ctx context.Context, e *Env, sc powerLossScratch) (*Outcome, error) {
-	out := &Outcome{}
+func powerLossCheck(ctx context.Context, e *step.Env, sc powerLossScratch) (*step.Outcome, error) {
+	out := &step.Outcome{}
 	out.Attr("reset", sc.Reset)
 	out.Attr("trigger", e.P.String("trigger"))
 	checkData, fsck := e.P.Bool("data_check"), e.P.Bool("fsck")
@@ -166,12 +167,12 @@ func powerLossCheck(ctx context.Context, e *Env, sc powerLossScratch) (*Outcome,
 	if err != nil {
 		return nil, err
 	}
-	synced, err := readSyncLog(e.syncLogPath())
+	synced, err := readSyncLog(syncLogPath(e))
 	if err != nil {
 		return nil, err
 	}
 	if mnt != "" && checkData {
-		w := newWriter(e, e.workPath(mnt), workload.Pattern{Salt: sc.Salt}, nil)
+		w := newWriter(e, workPath(e, mnt), workload.Pattern{Salt: sc.Salt}, nil)
 		rep, err := checkDataIn(w, synced)
 		if err != nil {
 			return nil, err
@@ -182,11 +183,11 @@ func powerLossCheck(ctx context.Context, e *Env, sc powerLossScratch) (*Outcome,
 		out.Attr("data_problems", "the filesystem does not mount")
 	}
 	if mnt != "" {
-		os.RemoveAll(e.workPath(mnt))
+		os.RemoveAll(workPath(e, mnt))
 		if err := e.UnmountPart(e.Part); err != nil {
 			return nil, err
 		}
-		e.mounts = nil
+		e.ForgetMounts()
 	}
 	if fsck && in.MountErr == nil {
 		if err := checkAndRepair(ctx, e, e.Part, in); err != nil {
@@ -214,8 +215,8 @@ func checkDataIn(w *workload.Writer, synced map[string]int64) (*DataReport, erro
 	return checkData(w.Dir, w.Pattern, synced, w.Intended)
 }
 
-func powerLossFinish(ctx context.Context, e *Env) error {
-	os.Remove(e.syncLogPath())
+func powerLossFinish(ctx context.Context, e *step.Env) error {
+	os.Remove(syncLogPath(e))
 	if e.Part == nil {
 		return nil
 	}
@@ -223,5 +224,5 @@ func powerLossFinish(ctx context.Context, e *Env) error {
 	if err != nil {
 		return nil
 	}
-	return os.RemoveAll(e.workPath(mnt))
+	return os.RemoveAll(workPath(e, mnt))
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/fsbench/fsbench/target/linux"
+	"github.com/fsbench/fsbench/target/step"
 	"golang.org/x/sys/unix"
 )
 
@@ -37,7 +38,7 @@ func TestBlockMountsSkipsVirtualFilesystems(t *testing.T) {
 // replay at the next mount.
 func TestRemountReadOnlyLeavesFilesystemClean(t *testing.T) {
 	part := loopPart(t, "ext4", 64<<20)
-	dir, err := (&Env{}).MountPart(part)
+	dir, err := (&step.Env{}).MountPart(part)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +69,7 @@ func TestRemountReadOnlyLeavesFilesystemClean(t *testing.T) {
 // remount must fail, so that the shutdown falls back to init.
 func TestRemountReadOnlyReportsBusy(t *testing.T) {
 	part := loopPart(t, "ext4", 64<<20)
-	dir, err := (&Env{}).MountPart(part)
+	dir, err := (&step.Env{}).MountPart(part)
 	if err != nil {
 		t.Fatal(err)
 	}

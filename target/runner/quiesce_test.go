@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/fsbench/fsbench/target/linux"
+	"github.com/fsbench/fsbench/target/step"
 )
 
 // TestQuiesceWritesOutDirtyData leaves a file dirty on a filesystem whose
@@ -15,7 +16,7 @@ import (
 func TestQuiesceWritesOutDirtyData(t *testing.T) {
 	part := loopPart(t, "ext4", 64<<20)
 	part.Data = "commit=60"
-	e := &Env{Part: part, log: t.Logf}
+	e := &step.Env{Part: part, Log: t.Logf}
 	dir, err := e.MountPart(part)
 	if err != nil {
 		t.Fatal(err)

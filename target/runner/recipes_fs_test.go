@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/fsbench/fsbench/target/linux"
+	"github.com/fsbench/fsbench/target/step"
 	"github.com/fsbench/fsbench/wire/resultframe"
 	"github.com/fsbench/fsbench/wire/runplan"
 )
@@ -52,7 +53,7 @@ func workDirGone(t *testing.T, part *runplan.Partition) {
 	if at, _ := linux.MountedAt(part.Device); len(at) != 0 {
 		t.Errorf("still mounted at %v", at)
 	}
-	dir, err := (&Env{}).MountPart(part)
+	dir, err := (&step.Env{}).MountPart(part)
 	if err != nil {
 		t.Fatal(err)
 	}

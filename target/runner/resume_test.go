@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fsbench/fsbench/target/step"
 	"github.com/fsbench/fsbench/wire/resultframe"
 	"github.com/fsbench/fsbench/wire/runplan"
 )
@@ -30,10 +31,10 @@ const childEnv = "FSBENCH_RUNNER_TEST_CHILD"
 var crashAfterFirst bool
 
 func init() {
-	register("churn", Recipe{Schema: 1, Iterate: churn})
+	register("churn", step.Recipe{Schema: 1, Iterate: churn})
 }
 
-func churn(ctx context.Context, e *Env, iter int) (*Outcome, error) {
+func churn(ctx context.Context, e *step.Env, iter int) (*step.Outcome, error) {
 	dir := e.P.String("dir")
 	if e.P.Err != nil {
 		return nil, e.P.Err
@@ -52,7 +53,7 @@ func churn(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 	if crashAfterFirst && iter == 2 {
 		panic("churn: crashing on purpose")
 	}
-	out := &Outcome{RebootAfter: e.Step.Test == "rebooting"}
+	out := &step.Outcome{RebootAfter: e.Step.Test == "rebooting"}
 	out.Metric("iter", float64(iter), "")
 	return out, nil
 }

@@ -34,6 +34,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/fsbench/fsbench/internal/stats"
+	"github.com/fsbench/fsbench/target/step"
 	"github.com/fsbench/fsbench/wire/resultframe"
 	"github.com/fsbench/fsbench/wire/runplan"
 )
@@ -302,9 +303,9 @@ func (r *run) step(ctx context.Context, s runplan.Step) (bool, error) {
 	base.EndNS = monoNS()
 	timedOut := cctx.Err() == context.DeadlineExceeded
 	cancel()
-	e.cleanup()
-	if err == nil && out != nil && len(e.cleaners) > 0 {
-		out.Attr("cleaner", strings.Join(e.cleaners, "; "))
+	e.Cleanup()
+	if notes := e.CleanerNotes(); err == nil && out != nil && len(notes) > 0 {
+		out.Attr("cleaner", strings.Join(notes, "; "))
 	}
 	if acct != nil {
 		if err == nil && !timedOut && out != nil && !out.Reboot {
@@ -322,7 +323,7 @@ func (r *run) step(ctx context.Context, s runplan.Step) (bool, error) {
 	switch {
 	case timedOut:
 		base.Status, base.Error = resultframe.StatusFailed, fmt.Sprintf("timed out after %s", timeout)
-	case errors.As(err, new(*skipError)):
+	case errors.As(err, new(*step.SkipError)):
 		base.Status, base.Error = resultframe.StatusSkipped, err.Error()
 	case err != nil:
 		base.Status, base.Error = resultframe.StatusFailed, err.Error()
@@ -340,17 +341,17 @@ func (r *run) step(ctx context.Context, s runplan.Step) (bool, error) {
 }
 
 // env is what a recipe sees of step s.
-func (r *run) env(s runplan.Step) *Env {
-	e := &Env{Plan: r.plan, Step: s, P: &runplan.Reader{P: s.Params}, Scratch: r.st.Scratch,
-		BootID: r.boot, StateDir: r.dir, log: r.logf}
+func (r *run) env(s runplan.Step) *step.Env {
+	e := &step.Env{Plan: r.plan, Step: s, P: &runplan.Reader{P: s.Params}, Scratch: r.st.Scratch,
+		BootID: r.boot, StateDir: r.dir, Log: r.logf}
 	if s.On != "" {
 		e.Part, _ = r.plan.Partition(s.On)
 	}
 	if r.st.Step+1 < len(r.plan.Steps) {
-		e.later = r.plan.Steps[r.st.Step+1:]
+		e.Later = r.plan.Steps[r.st.Step+1:]
 	}
-	e.print = func(line string) { r.write(line + "\n") }
-	e.saveFn = func(scratch json.RawMessage) error {
+	e.Print = func(line string) { r.write(line + "\n") }
+	e.Saver = func(scratch json.RawMessage) error {
 		r.st.Scratch = scratch
 		return r.sf.save(r.st)
 	}
@@ -428,7 +429,7 @@ func settleDecision(st runplan.Settle, maxN int, samples map[string][]float64, t
 
 // advance records the iteration's result and moves to the next iteration,
 // or to the step's Finish after the last.
-func (r *run) advance(ctx context.Context, rec Recipe, s runplan.Step, res resultframe.Result, last, reboot bool) error {
+func (r *run) advance(ctx context.Context, rec step.Recipe, s runplan.Step, res resultframe.Result, last, reboot bool) error {
 	r.st.Attempts = 0
 	if !last {
 		r.st.Iter++
@@ -444,11 +445,11 @@ func (r *run) advance(ctx context.Context, rec Recipe, s runplan.Step, res resul
 	return r.finishStep(ctx, rec, s)
 }
 
-func (r *run) finishStep(ctx context.Context, rec Recipe, s runplan.Step) error {
+func (r *run) finishStep(ctx context.Context, rec step.Recipe, s runplan.Step) error {
 	if rec.Finish != nil {
 		e := r.env(s)
 		err := rec.Finish(ctx, e)
-		e.cleanup()
+		e.Cleanup()
 		if err != nil {
 			r.logf("%s: cleaning up: %v", s.ID(), err)
 		}
@@ -541,7 +542,7 @@ func stateDir(p *runplan.Plan) (string, error) {
 	if !ok || part.Root {
 		return p.StateDir, nil
 	}
-	mnt, err := (&Env{}).MountPart(part)
+	mnt, err := (&step.Env{}).MountPart(part)
 	if err != nil {
 		return "", fmt.Errorf("mounting the state partition %s: %w", part.Name, err)
 	}

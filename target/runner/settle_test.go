@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/fsbench/fsbench/target/step"
 	"github.com/fsbench/fsbench/wire/resultframe"
 	"github.com/fsbench/fsbench/wire/runplan"
 )
@@ -17,7 +18,7 @@ import (
 // "series" gives the values of its parameter values, one per iteration;
 // a value of -1 fails the iteration. With reboot it reboots after each.
 func init() {
-	register("series", Recipe{Schema: 1, Iterate: func(ctx context.Context, e *Env, iter int) (*Outcome, error) {
+	register("series", step.Recipe{Schema: 1, Iterate: func(ctx context.Context, e *step.Env, iter int) (*step.Outcome, error) {
 		v := e.P.Floats("values")
 		if e.P.Err != nil {
 			return nil, e.P.Err
@@ -26,7 +27,7 @@ func init() {
 		if x == -1 {
 			return nil, errors.New("failing on purpose")
 		}
-		out := &Outcome{RebootAfter: e.Step.Test == "rebooting"}
+		out := &step.Outcome{RebootAfter: e.Step.Test == "rebooting"}
 		out.Metric("x", x, "s")
 		out.Metric("other", 1e6*float64(iter), "")
 		return out, nil

@@ -4,16 +4,17 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/fsbench/fsbench/target/step"
 	"github.com/fsbench/fsbench/target/workload"
 )
 
 func init() {
-	register("small_files", Recipe{Schema: 1, Iterate: smallFiles, Finish: removeWorkDir})
+	register("small_files", step.Recipe{Schema: 1, Iterate: smallFiles, Finish: removeWorkDir})
 }
 
 // smallFiles runs seed 004's small-file workloads in the step's work
 // directory: PostMark (postmark.go) or bonnie++ (bonnie.go).
-func smallFiles(ctx context.Context, e *Env, iter int) (*Outcome, error) {
+func smallFiles(ctx context.Context, e *step.Env, iter int) (*step.Outcome, error) {
 	mode := e.P.String("mode")
 	if e.P.Err != nil {
 		return nil, e.P.Err
@@ -27,7 +28,7 @@ func smallFiles(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 	return nil, fmt.Errorf("mode is %q, want postmark or bonnie", mode)
 }
 
-func postmarkStep(ctx context.Context, e *Env) (*Outcome, error) {
+func postmarkStep(ctx context.Context, e *step.Env) (*step.Outcome, error) {
 	p := e.P
 	cfg := workload.PostmarkConfig{
 		Files: int(p.Int("files")), Transactions: int(p.Int("transactions")),
@@ -55,10 +56,10 @@ func postmarkStep(ctx context.Context, e *Env) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Outcome{Set: st.Measures(cfg)}, nil
+	return &step.Outcome{Set: st.Measures(cfg)}, nil
 }
 
-func bonnieStep(ctx context.Context, e *Env) (*Outcome, error) {
+func bonnieStep(ctx context.Context, e *step.Env) (*step.Outcome, error) {
 	p := e.P
 	c := workload.BonnieConfig{Size: p.Int("bonnie_size"), RAM: p.Int("bonnie_ram"), Files: int(p.Int("bonnie_files")),
 		Seed: uint64(p.Int("random_seed"))}
@@ -74,5 +75,5 @@ func bonnieStep(ctx context.Context, e *Env) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Outcome{Set: set}, nil
+	return &step.Outcome{Set: set}, nil
 }

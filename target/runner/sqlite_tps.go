@@ -11,10 +11,11 @@ import (
 	"time"
 
 	"github.com/fsbench/fsbench/target/linux"
+	"github.com/fsbench/fsbench/target/step"
 )
 
 func init() {
-	register("sqlite_tps", Recipe{Schema: 1, Iterate: sqliteTPS, Finish: removeWorkDir})
+	register("sqlite_tps", step.Recipe{Schema: 1, Iterate: sqliteTPS, Finish: removeWorkDir})
 }
 
 // sqliteTPS measures SQLite transactions per second, Androbench style, with
@@ -25,7 +26,7 @@ func init() {
 // transactions, each BEGIN, rows_per_transaction statements, COMMIT. The
 // time of a sqlite3 run that only opens the database and sets the pragmas
 // is taken off, so process start-up does not count.
-func sqliteTPS(ctx context.Context, e *Env, iter int) (*Outcome, error) {
+func sqliteTPS(ctx context.Context, e *step.Env, iter int) (*step.Outcome, error) {
 	p := e.P
 	op, n, rows := p.String("operation"), p.Int("transactions"), p.Int("rows_per_transaction")
 	size, journal, sync := p.Int("row_size"), p.String("journal_mode"), p.String("synchronous")
@@ -35,7 +36,7 @@ func sqliteTPS(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 	}
 	bin, err := exec.LookPath("sqlite3")
 	if err != nil {
-		return nil, skipf("sqlite_tps runs the image's sqlite3 command, and the image has none " +
+		return nil, step.Skipf("sqlite_tps runs the image's sqlite3 command, and the image has none " +
 			"(Buildroot: BR2_PACKAGE_SQLITE; Yocto: the sqlite3 package)")
 	}
 	dir, err := e.WorkDir()
@@ -101,7 +102,7 @@ func sqliteTPS(ctx context.Context, e *Env, iter int) (*Outcome, error) {
 	if measured <= 0 {
 		measured = elapsed
 	}
-	o := &Outcome{}
+	o := &step.Outcome{}
 	o.Metric("tps", float64(n)/measured.Seconds(), "tx/s")
 	o.Metric("transactions", float64(n), "")
 	o.Metric("elapsed", measured.Seconds(), "s")

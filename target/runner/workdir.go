@@ -6,11 +6,12 @@ import (
 	"path/filepath"
 
 	"github.com/fsbench/fsbench/target/linux"
+	"github.com/fsbench/fsbench/target/step"
 )
 
 // removeWorkDir is the Finish of recipes that work in Env.WorkDir: it
 // removes what an interrupted iteration left behind.
-func removeWorkDir(ctx context.Context, e *Env) error {
+func removeWorkDir(ctx context.Context, e *step.Env) error {
 	dir, err := e.WorkDir()
 	if err != nil {
 		return err

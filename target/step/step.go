@@ -1,4 +1,14 @@
-package runner
+// Package step is what a recipe sees of the runner while one step of the
+// plan runs: the plan, the step and its parameters, the partition it is
+// on, mounting that partition as the plan says (with the cleaner daemon
+// some filesystems need beside a mount), a work directory inside it, the
+// step's data kept across reboots, and the console. Env is built by the
+// runner for each iteration; Outcome is what the iteration measured;
+// Recipe is the target side of one kind of test.
+//
+// It sits between the runner's engine and the packages its recipes use
+// (package crash takes an Env), so that neither has to import the other.
+package step
 
 import (
 	"context"
@@ -56,27 +66,6 @@ type Outcome struct {
 	AsyncWriteBytes int64
 }
 
-// registry holds the recipes this runner executes, by name; each recipe's
-// file registers itself.
-var registry = map[string]Recipe{}
-
-func register(name string, r Recipe) {
-	if _, dup := registry[name]; dup {
-		panic("runner: recipe " + name + " registered twice")
-	}
-	registry[name] = r
-}
-
-// Supported lists the recipes this runner executes with the schema of
-// each.
-func Supported() map[string]int {
-	out := map[string]int{}
-	for k, r := range registry {
-		out[k] = r.Schema
-	}
-	return out
-}
-
 // Env is what a recipe sees of the runner.
 type Env struct {
 	Plan *runplan.Plan
@@ -94,11 +83,14 @@ type Env struct {
 	// StateDir is the runner's state directory, outside the filesystems
 	// under test as long as they are not the root.
 	StateDir string
-	later    []runplan.Step // the plan's steps after this one
-	log      func(format string, args ...any)
-	print    func(line string)
-	saveFn   func(scratch json.RawMessage) error
-	mounts   []string
+	// Later are the plan's steps after this one.
+	Later []runplan.Step
+	// Log writes a progress line to the console, Print a line as it is,
+	// and Saver makes the step's scratch durable: the runner's.
+	Log    func(format string, args ...any)
+	Print  func(line string)
+	Saver  func(scratch json.RawMessage) error
+	mounts []string
 	// cleaners are the garbage collectors started beside the step's
 	// mounts (cleaner.go), for the result; noCleaner starts none.
 	cleaners  []string
@@ -108,27 +100,27 @@ type Env struct {
 // Printf writes a line to the console as it is, without the runner's
 // prefix, for lines the host acts on.
 func (e *Env) Printf(format string, args ...any) {
-	if e.print != nil {
-		e.print(fmt.Sprintf(format, args...))
+	if e.Print != nil {
+		e.Print(fmt.Sprintf(format, args...))
 	}
 }
 
-// save makes the step's scratch durable now, before something that may
-// not return (a power cut).
-func (e *Env) save() error {
-	if e.saveFn == nil {
+// SaveScratch makes the step's scratch durable now, before something that
+// may not return (a power cut).
+func (e *Env) SaveScratch() error {
+	if e.Saver == nil {
 		return errors.New("the step's data cannot be saved here")
 	}
-	return e.saveFn(e.Scratch)
+	return e.Saver(e.Scratch)
 }
 
-// usedLater reports whether a step after this one may work on p: a step
+// UsedLater reports whether a step after this one may work on p: a step
 // on p, or any step when p is the root, where every step keeps its state.
-func (e *Env) usedLater(p *runplan.Partition) bool {
+func (e *Env) UsedLater(p *runplan.Partition) bool {
 	if p.Root {
 		return true
 	}
-	for _, s := range e.later {
+	for _, s := range e.Later {
 		if s.On == p.Name {
 			return true
 		}
@@ -137,7 +129,7 @@ func (e *Env) usedLater(p *runplan.Partition) bool {
 }
 
 // Logf writes a progress line to the console.
-func (e *Env) Logf(format string, args ...any) { e.log(format, args...) }
+func (e *Env) Logf(format string, args ...any) { e.Log(format, args...) }
 
 // SetScratch keeps v for later calls of this step, across reboots.
 func (e *Env) SetScratch(v any) error {
@@ -149,8 +141,8 @@ func (e *Env) SetScratch(v any) error {
 	return nil
 }
 
-// mountDir is where the runner mounts a partition it tests.
-func (e *Env) mountDir(p *runplan.Partition) string {
+// MountDir is where the runner mounts a partition it tests.
+func (e *Env) MountDir(p *runplan.Partition) string {
 	if p.Mountpoint != "" {
 		return p.Mountpoint
 	}
@@ -163,16 +155,16 @@ func (e *Env) mountDir(p *runplan.Partition) string {
 func (e *Env) MountPart(p *runplan.Partition, extra ...string) (string, error) {
 	if p.Root {
 		// A system with a nilfs2 root runs its cleaner too.
-		e.startCleaner(p, "/")
+		e.StartCleaner(p, "/")
 		return "/", nil
 	}
 	if at, err := linux.MountedAt(p.Device); err != nil {
 		return "", err
 	} else if len(at) > 0 && len(extra) == 0 {
-		e.startCleaner(p, at[0])
+		e.StartCleaner(p, at[0])
 		return at[0], nil
 	}
-	dir := e.mountDir(p)
+	dir := e.MountDir(p)
 	fl, err := linux.FlagsOf(append(append([]string(nil), p.Flags...), extra...))
 	if err != nil {
 		return "", err
@@ -180,16 +172,16 @@ func (e *Env) MountPart(p *runplan.Partition, extra ...string) (string, error) {
 	if _, err := linux.Mount(p.Device, dir, p.FS, fl, p.Data); err != nil {
 		return "", err
 	}
-	e.mounts = append(e.mounts, dir)
-	e.startCleaner(p, dir)
+	e.TrackMount(dir)
+	e.StartCleaner(p, dir)
 	return dir, nil
 }
 
-// startCleaner starts the partition's cleaner beside a mount a test
+// StartCleaner starts the partition's cleaner beside a mount a test
 // writes to, as the system's mount helper would, and keeps what to record
 // of it for the result. A state mounted only to be checked (crash_states)
 // goes without.
-func (e *Env) startCleaner(p *runplan.Partition, dir string) {
+func (e *Env) StartCleaner(p *runplan.Partition, dir string) {
 	if e.noCleaner || p.ReadOnly {
 		return
 	}
@@ -198,7 +190,7 @@ func (e *Env) startCleaner(p *runplan.Partition, dir string) {
 	}
 }
 
-// Unmount unmounts every mount of the partition.
+// UnmountPart unmounts every mount of the partition.
 func (e *Env) UnmountPart(p *runplan.Partition) error {
 	if p.Root {
 		return fmt.Errorf("partition %s is the root filesystem; it cannot be unmounted", p.Name)
@@ -250,10 +242,11 @@ func (e *Env) workDirPath() (string, error) {
 	if e.Part.Root {
 		dir = "/var/tmp"
 	}
-	return filepath.Join(dir, "fsbench-"+safeName(e.Step.Test+"-"+e.Step.Case)), nil
+	return filepath.Join(dir, "fsbench-"+SafeName(e.Step.Test+"-"+e.Step.Case)), nil
 }
 
-func safeName(s string) string {
+// SafeName is s as one path element of a file name.
+func SafeName(s string) string {
 	return strings.Map(func(r rune) rune {
 		if r == '/' || r == 0 || r == ' ' {
 			return '_'
@@ -262,13 +255,41 @@ func safeName(s string) string {
 	}, s)
 }
 
-func (e *Env) cleanup() {
+// TrackMount records a mount of the step's that the runner unmounts
+// after it.
+func (e *Env) TrackMount(dir string) { e.mounts = append(e.mounts, dir) }
+
+// ForgetMounts forgets the step's mounts: the recipe unmounted them
+// itself, or took their partition away.
+func (e *Env) ForgetMounts() { e.mounts = nil }
+
+// CleanerNotes are the cleaners started beside the step's mounts, for
+// its result.
+func (e *Env) CleanerNotes() []string { return e.cleaners }
+
+// NoCleanerStarts says that no cleaner is started beside this Env's
+// mounts.
+func (e *Env) NoCleanerStarts() bool { return e.noCleaner }
+
+// ForWorker returns a copy of e for a worker that mounts partitions of
+// its own beside the step's (a crash_states worker, one state at a
+// time): with no mounts yet, and no cleaner beside them, since a state
+// mounted only to be checked has nothing to reclaim.
+func (e *Env) ForWorker() *Env {
+	w := *e
+	w.mounts, w.cleaners, w.noCleaner = nil, nil, true
+	return &w
+}
+
+// Cleanup unmounts what the step mounted; the runner calls it after each
+// iteration.
+func (e *Env) Cleanup() {
 	for i := len(e.mounts) - 1; i >= 0; i-- {
-		if err := linux.Unmount(e.mounts[i]); err != nil && e.log != nil {
+		if err := linux.Unmount(e.mounts[i]); err != nil && e.Log != nil {
 			e.Logf("%s: %v", e.Step.ID(), err)
 		}
 	}
-	e.mounts = nil
+	e.ForgetMounts()
 }
 
 // Quiesce writes out what the filesystem on the partition holds dirty
@@ -306,10 +327,11 @@ func (e *Env) Quiesce() {
 	}
 }
 
-// skipError is a test that cannot run on this target; the result says
+// SkipError is a test that cannot run on this target; the result says
 // skipped, with the reason, rather than failed.
-type skipError struct{ msg string }
+type SkipError struct{ msg string }
 
-func (e *skipError) Error() string { return e.msg }
+func (e *SkipError) Error() string { return e.msg }
 
-func skipf(format string, args ...any) error { return &skipError{fmt.Sprintf(format, args...)} }
+// Skipf returns the error of a test that cannot run on this target.
+func Skipf(format string, args ...any) error { return &SkipError{fmt.Sprintf(format, args...)} }
