@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fsbench/fsbench/target/fsck"
 	"github.com/fsbench/fsbench/target/linux"
 	"github.com/fsbench/fsbench/target/step"
 	"github.com/fsbench/fsbench/wire/runplan"
@@ -166,7 +167,7 @@ func (in *inspection) classify() {
 // iteration starts from a sound filesystem. A missing checker is said, not
 // faked: nilfs2 has none, and a board may lack the tool.
 func checkAndRepair(ctx context.Context, e *step.Env, p *runplan.Partition, in *inspection) error {
-	argv, err := checkerArgv(p, true, true)
+	argv, err := fsck.Argv(p, true, true)
 	if err != nil {
 		in.Checker = "none: " + err.Error()
 		return nil
@@ -176,13 +177,13 @@ func checkAndRepair(ctx context.Context, e *step.Env, p *runplan.Partition, in *
 		return nil
 	}
 	in.Checker = strings.Join(argv, " ")
-	run, err := runChecker(ctx, argv)
+	run, err := fsck.Run(ctx, argv)
 	if err != nil {
 		return err
 	}
-	in.Checked, in.CheckCode = true, run.code
+	in.Checked, in.CheckCode = true, run.Code
 	// Read-only, any exit but 0 means it found something to fix.
-	in.CheckClean = run.code == 0
+	in.CheckClean = run.Code == 0
 	if in.CheckClean {
 		return nil
 	}
@@ -191,11 +192,11 @@ func checkAndRepair(ctx context.Context, e *step.Env, p *runplan.Partition, in *
 
 // repair runs the checker in repair mode; its verdict is only logged.
 func repair(ctx context.Context, e *step.Env, p *runplan.Partition) error {
-	argv, err := checkerArgv(p, true, false)
+	argv, err := fsck.Argv(p, true, false)
 	if err != nil {
 		return nil
 	}
-	if kind := checkerKind(argv); kind == "e2fsck" {
+	if kind := fsck.Kind(argv); kind == "e2fsck" {
 		// -p refuses what needs a human; the runner has none.
 		for i, a := range argv {
 			if a == "-fp" {
@@ -203,11 +204,11 @@ func repair(ctx context.Context, e *step.Env, p *runplan.Partition) error {
 			}
 		}
 	}
-	run, err := runChecker(ctx, argv)
+	run, err := fsck.Run(ctx, argv)
 	if err != nil {
 		return err
 	}
-	e.Logf("%s: repair %s: exit %d", e.Step.ID(), strings.Join(argv, " "), run.code)
+	e.Logf("%s: repair %s: exit %d", e.Step.ID(), strings.Join(argv, " "), run.Code)
 	return nil
 }
 
@@ -285,12 +286,12 @@ func remake(ctx context.Context, p *runplan.Partition) error {
 	if err := wipeStart(p.Device); err != nil {
 		return err
 	}
-	run, err := runChecker(ctx, argv)
+	run, err := fsck.Run(ctx, argv)
 	if err != nil {
 		return err
 	}
-	if run.code != 0 {
-		return fmt.Errorf("%s: exit %d\n%s", strings.Join(argv, " "), run.code, run.output)
+	if run.Code != 0 {
+		return fmt.Errorf("%s: exit %d\n%s", strings.Join(argv, " "), run.Code, run.Output)
 	}
 	return nil
 }
