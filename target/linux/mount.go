@@ -144,3 +144,16 @@ func Unmount(dir string) error {
 	}
 	return nil
 }
+
+// UnmountWithin unmounts dir, giving up after limit: a filesystem on a
+// failing device may hang in umount (the seed saw nilfs2 do it).
+func UnmountWithin(dir string, limit time.Duration) error {
+	done := make(chan error, 1)
+	go func() { done <- Unmount(dir) }()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(limit):
+		return fmt.Errorf("umount %s still hangs after %s", dir, limit)
+	}
+}

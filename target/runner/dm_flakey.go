@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/fsbench/fsbench/target/crash"
 	"github.com/fsbench/fsbench/target/devmapper"
 	"github.com/fsbench/fsbench/target/linux"
 	"github.com/fsbench/fsbench/target/step"
@@ -55,7 +56,7 @@ func dmFlakey(ctx context.Context, e *step.Env, iter int) (*step.Outcome, error)
 		return nil, err
 	}
 	e.ForgetMounts()
-	if err := remake(ctx, e.Part); errors.Is(err, errNoMkfs) {
+	if err := crash.Remake(ctx, e.Part); errors.Is(err, crash.ErrNoMkfs) {
 		return nil, step.Skipf("dm_flakey re-makes the filesystem before each run: %v", err)
 	} else if err != nil {
 		return nil, err
@@ -76,21 +77,21 @@ func dmFlakey(ctx context.Context, e *step.Env, iter int) (*step.Outcome, error)
 		return nil, err
 	}
 	defer dm.Remove()
-	faults := watchFaults(dm.KName, faultDirections(fault), up, down, loaded)
+	faults := crash.WatchFaults(dm.KName, crash.FaultDirections(fault), up, down, loaded)
 	out := &step.Outcome{}
 	out.Attr("table", "flakey "+table.Params)
 	salt := fmt.Sprintf("%s/%s/%d", e.Step.Test, e.Step.Case, iter)
-	log, err := createSyncLog(syncLogPath(e))
+	log, err := crash.CreateSyncLog(syncLogPath(e))
 	if err != nil {
 		return nil, err
 	}
-	defer log.close()
+	defer log.Close()
 	w := newWriter(e, "", workload.Pattern{Salt: salt}, log)
 	if e.P.Err != nil {
 		return nil, e.P.Err
 	}
 
-	since := lastKmsgSeq()
+	since := crash.LastKmsgSeq()
 	autoRO, werr := writeThrough(ctx, e, dm.Node, w)
 	if werr != nil {
 		return nil, werr
@@ -102,58 +103,58 @@ func dmFlakey(ctx context.Context, e *step.Env, iter int) (*step.Outcome, error)
 	// From the table's load to the unmount's end: what the fault window
 	// had to meet.
 	out.Metric("writer_done", time.Since(loaded).Seconds(), "s")
-	faulty, windows, ferr := faults.finish()
+	faulty, windows, ferr := faults.Finish()
 	if err := dm.Remove(); err != nil {
 		return nil, err
 	}
 
 	// The kernel's messages during the faulty run name the dm device;
 	// those of the normal remount name the partition.
-	faultNotes := notesFor(mustKmsg(), dm.KName, since)
-	since = lastKmsgSeq()
-	in := &inspection{}
-	mnt, err := mountInspect(ctx, e, e.Part, sinceSeq(since), in)
+	faultNotes := crash.NotesFor(mustKmsg(), dm.KName, since)
+	since = crash.LastKmsgSeq()
+	in := &crash.Inspection{}
+	mnt, err := crash.MountInspect(ctx, e, e.Part, crash.SinceSeq(since), in)
 	if err != nil {
 		return nil, err
 	}
-	synced, err := readSyncLog(syncLogPath(e))
+	synced, err := crash.ReadSyncLog(syncLogPath(e))
 	if err != nil {
 		return nil, err
 	}
 	if mnt != "" {
-		w.Dir = workPath(e, mnt)
+		w.Dir = e.WorkDirIn(mnt)
 		rep, err := checkDataIn(w, synced)
 		if err != nil {
 			return nil, err
 		}
-		rep.record(out)
+		rep.Record(out)
 		if err := e.UnmountPart(e.Part); err != nil {
 			return nil, err
 		}
 		e.ForgetMounts()
 	} else {
-		out.Attr("data", DataLostSynced)
+		out.Attr("data", crash.DataLostSynced)
 		out.Attr("data_problems", "the filesystem does not mount")
 	}
 	if fsck && in.MountErr == nil {
-		if err := checkAndRepair(ctx, e, e.Part, in); err != nil {
+		if err := crash.CheckAndRepair(ctx, e, e.Part, in); err != nil {
 			return nil, err
 		}
 	}
-	in.classify()
+	in.Classify()
 	// Errors the kernel logged while the device was faulty are the
 	// fault's, not the recovery's: they do not make the remount "Errors".
-	if in.Class == ConsErrors {
-		in.Class = ConsClean
+	if in.Class == crash.ConsErrors {
+		in.Class = crash.ConsClean
 		if in.Notes.Recovery > 0 {
-			in.Class = ConsAutoFix
+			in.Class = crash.ConsAutoFix
 		}
 	}
 	if autoRO || faultNotes.ReadOnly > 0 {
-		in.Class = worseCons(in.Class, ConsAutoRO)
+		in.Class = crash.WorseCons(in.Class, crash.ConsAutoRO)
 		out.Attr("auto_ro", "true")
 	}
-	in.record(out)
+	in.Record(out)
 	switch {
 	case ferr != nil:
 		out.Attr("faulty_ios", "unknown: "+ferr.Error())
@@ -162,14 +163,14 @@ func dmFlakey(ctx context.Context, e *step.Env, iter int) (*step.Outcome, error)
 		// nothing of how the filesystem survives a fault.
 		out.Metric("faulty_ios", 0, "")
 		out.Attr("consistency_without_fault", in.Class)
-		out.Attr("consistency", ConsNoFault)
-		out.Attr("data", DataNoFault)
+		out.Attr("consistency", crash.ConsNoFault)
+		out.Attr("data", crash.DataNoFault)
 		why := "the writer and the unmount were done before the device turned faulty"
 		if windows > 0 {
 			why = "no I/O reached the device while it was faulty"
 		}
 		out.Attr("no_fault", why)
-		in.Class = ConsNoFault
+		in.Class = crash.ConsNoFault
 	default:
 		out.Metric("faulty_ios", float64(faulty), "")
 	}
@@ -202,11 +203,11 @@ func writeThrough(ctx context.Context, e *step.Env, node string, w *workload.Wri
 	through := *e.Part
 	through.Device = node
 	e.StartCleaner(&through, dir)
-	w.Dir = workPath(e, dir)
+	w.Dir = e.WorkDirIn(dir)
 	if err := os.MkdirAll(w.Dir, 0o755); err != nil {
 		w.Keep(err)
 	} else if err := w.Once(ctx); err != nil {
-		unmountAsync(dir, time.Minute)
+		linux.UnmountWithin(dir, time.Minute)
 		return false, err
 	}
 	var st unix.Statfs_t
@@ -216,23 +217,10 @@ func writeThrough(ctx context.Context, e *step.Env, node string, w *workload.Wri
 	if errors.Is(w.Err, unix.EROFS) {
 		autoRO = true
 	}
-	if err := unmountAsync(dir, 2*time.Minute); err != nil {
+	if err := linux.UnmountWithin(dir, 2*time.Minute); err != nil {
 		return autoRO, err
 	}
 	return autoRO, nil
-}
-
-// unmountAsync unmounts dir, giving up after limit: a filesystem on a
-// failing device may hang in umount (the seed saw nilfs2 do it).
-func unmountAsync(dir string, limit time.Duration) error {
-	done := make(chan error, 1)
-	go func() { done <- linux.Unmount(dir) }()
-	select {
-	case err := <-done:
-		return err
-	case <-time.After(limit):
-		return fmt.Errorf("umount %s still hangs after %s", dir, limit)
-	}
 }
 
 func mustKmsg() []linux.KmsgRecord {

@@ -393,7 +393,7 @@ func (s *sqlStream) transaction() error {
 	s.pat.Read(s.row)
 	_, err := fmt.Fprintf(s.in, "BEGIN;\nINSERT INTO t(v) VALUES('%x');\nDELETE FROM t WHERE id <= (SELECT max(id) FROM t) - %d;\nCOMMIT;\n", s.row, s.keep)
 	if err != nil {
-		return fmt.Errorf("sqlite3 stopped: %v: %s", err, strings.TrimSpace(lastLine(s.errs.String())))
+		return fmt.Errorf("sqlite3 stopped: %v: %s", err, strings.TrimSpace(workload.LastLine(s.errs.String())))
 	}
 	return nil
 }
@@ -407,7 +407,7 @@ func (s *sqlStream) close() error {
 	s.in.Close()
 	err := s.cmd.Wait()
 	if msg := s.errs.String(); err != nil || strings.Contains(msg, "Error") {
-		return errors.Join(err, fmt.Errorf("sqlite3: %s", strings.TrimSpace(lastLine(msg))))
+		return errors.Join(err, fmt.Errorf("sqlite3: %s", strings.TrimSpace(workload.LastLine(msg))))
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/fsbench/fsbench/target/crash"
 	"github.com/fsbench/fsbench/target/linux"
 	"github.com/fsbench/fsbench/target/step"
 	"github.com/fsbench/fsbench/target/workload"
@@ -56,12 +57,7 @@ func syncLogPath(e *step.Env) string {
 	return filepath.Join(e.StateDir, "synced-"+step.SafeName(e.Step.Test+"-"+e.Step.Case)+".log")
 }
 
-// workPath is the step's directory in the mounted filesystem at mnt.
-func workPath(e *step.Env, mnt string) string {
-	return filepath.Join(mnt, "fsbench-"+step.SafeName(e.Step.Test+"-"+e.Step.Case))
-}
-
-func newWriter(e *step.Env, dir string, pat workload.Pattern, log *syncLog) *workload.Writer {
+func newWriter(e *step.Env, dir string, pat workload.Pattern, log *crash.SyncLog) *workload.Writer {
 	w := &workload.Writer{Dir: dir, Pattern: pat, Log: log,
 		Kind: e.P.String("writer"), Small: e.P.Int("small_file_size"),
 		Large: e.P.Int("large_file_size"), Count: int(e.P.Int("small_files"))}
@@ -85,7 +81,7 @@ func powerLossWrite(ctx context.Context, e *step.Env, iter int) error {
 	if err != nil {
 		return fmt.Errorf("mounting %s %s: %w", e.Part.Name, mode, err)
 	}
-	dir := workPath(e, mnt)
+	dir := e.WorkDirIn(mnt)
 	if err := os.RemoveAll(dir); err != nil {
 		return err
 	}
@@ -95,11 +91,11 @@ func powerLossWrite(ctx context.Context, e *step.Env, iter int) error {
 	if err := linux.SyncFS(dir); err != nil {
 		return err
 	}
-	log, err := createSyncLog(syncLogPath(e))
+	log, err := crash.CreateSyncLog(syncLogPath(e))
 	if err != nil {
 		return err
 	}
-	defer log.close()
+	defer log.Close()
 	sc := powerLossScratch{Iter: iter, Boot: e.BootID, Salt: fmt.Sprintf("%s/%s/%d/%s", e.Step.Test, e.Step.Case, iter, e.BootID)}
 	w := newWriter(e, dir, workload.Pattern{Salt: sc.Salt}, log)
 	if e.P.Err != nil {
@@ -162,57 +158,57 @@ func powerLossCheck(ctx context.Context, e *step.Env, sc powerLossScratch) (*ste
 	if e.P.Err != nil {
 		return nil, e.P.Err
 	}
-	in := &inspection{}
-	mnt, err := mountInspect(ctx, e, e.Part, sinceSeq(-1), in)
+	in := &crash.Inspection{}
+	mnt, err := crash.MountInspect(ctx, e, e.Part, crash.SinceSeq(-1), in)
 	if err != nil {
 		return nil, err
 	}
-	synced, err := readSyncLog(syncLogPath(e))
+	synced, err := crash.ReadSyncLog(syncLogPath(e))
 	if err != nil {
 		return nil, err
 	}
 	if mnt != "" && checkData {
-		w := newWriter(e, workPath(e, mnt), workload.Pattern{Salt: sc.Salt}, nil)
+		w := newWriter(e, e.WorkDirIn(mnt), workload.Pattern{Salt: sc.Salt}, nil)
 		rep, err := checkDataIn(w, synced)
 		if err != nil {
 			return nil, err
 		}
-		rep.record(out)
+		rep.Record(out)
 	} else if checkData {
-		out.Attr("data", DataLostSynced)
+		out.Attr("data", crash.DataLostSynced)
 		out.Attr("data_problems", "the filesystem does not mount")
 	}
 	if mnt != "" {
-		os.RemoveAll(workPath(e, mnt))
+		os.RemoveAll(e.WorkDirIn(mnt))
 		if err := e.UnmountPart(e.Part); err != nil {
 			return nil, err
 		}
 		e.ForgetMounts()
 	}
 	if fsck && in.MountErr == nil {
-		if err := checkAndRepair(ctx, e, e.Part, in); err != nil {
+		if err := crash.CheckAndRepair(ctx, e, e.Part, in); err != nil {
 			return nil, err
 		}
 	} else if !fsck && !in.Checked {
 		in.Checker = "not run (fsck = false)"
 	}
-	in.classify()
-	if in.Class == ConsFatal {
-		if err := remake(ctx, e.Part); err != nil {
+	in.Classify()
+	if in.Class == crash.ConsFatal {
+		if err := crash.Remake(ctx, e.Part); err != nil {
 			e.Logf("%s: the filesystem is lost and cannot be re-made: %v", e.Step.ID(), err)
 		} else {
 			e.Logf("%s: the filesystem was lost; re-made it for the next iteration", e.Step.ID())
 		}
 	}
-	in.record(out)
+	in.Record(out)
 	out.Attr("writer", e.P.String("writer"))
 	out.Attr("mount", e.P.String("mount"))
 	e.Logf("%s: %s, data %s", e.Step.ID(), in.Class, out.Attrs["data"])
 	return out, nil
 }
 
-func checkDataIn(w *workload.Writer, synced map[string]int64) (*DataReport, error) {
-	return checkData(w.Dir, w.Pattern, synced, w.Intended)
+func checkDataIn(w *workload.Writer, synced map[string]int64) (*crash.DataReport, error) {
+	return crash.CheckData(w.Dir, w.Pattern, synced, w.Intended)
 }
 
 func powerLossFinish(ctx context.Context, e *step.Env) error {
@@ -224,5 +220,5 @@ func powerLossFinish(ctx context.Context, e *step.Env) error {
 	if err != nil {
 		return nil
 	}
-	return os.RemoveAll(workPath(e, mnt))
+	return os.RemoveAll(e.WorkDirIn(mnt))
 }

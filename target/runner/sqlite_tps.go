@@ -1,17 +1,16 @@
 package runner
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/fsbench/fsbench/target/linux"
 	"github.com/fsbench/fsbench/target/step"
+	"github.com/fsbench/fsbench/target/workload"
 )
 
 func init() {
@@ -53,7 +52,7 @@ func sqliteTPS(ctx context.Context, e *step.Env, iter int) (*step.Outcome, error
 		fmt.Fprintf(&setup, "BEGIN;\nWITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM c WHERE i < %d) "+
 			"INSERT INTO t(id, v) SELECT i, printf('%%.*c', %d, 'x') FROM c;\nCOMMIT;\n", n*rows, size)
 	}
-	if _, err := runSQL(ctx, bin, db, setup.String()); err != nil {
+	if _, err := workload.SQL(ctx, bin, db, setup.String()); err != nil {
 		return nil, err
 	}
 	if err := linux.SyncFS(dir); err != nil {
@@ -81,11 +80,11 @@ func sqliteTPS(ctx context.Context, e *step.Env, iter int) (*step.Outcome, error
 		work.WriteString("COMMIT;\n")
 	}
 	e.Quiesce()
-	base, err := runSQL(ctx, bin, db, pragmas)
+	base, err := workload.SQL(ctx, bin, db, pragmas)
 	if err != nil {
 		return nil, err
 	}
-	elapsed, err := runSQL(ctx, bin, db, work.String())
+	elapsed, err := workload.SQL(ctx, bin, db, work.String())
 	if err != nil {
 		return nil, err
 	}
@@ -111,32 +110,4 @@ func sqliteTPS(ctx context.Context, e *step.Env, iter int) (*step.Outcome, error
 		o.Attr("sqlite_version", strings.Fields(string(v) + " ?")[0])
 	}
 	return o, nil
-}
-
-// runSQL runs script with sqlite3 on db and returns how long the process
-// took. -bail stops at the first error, which is then reported.
-func runSQL(ctx context.Context, bin, db, script string) (time.Duration, error) {
-	cmd := exec.CommandContext(ctx, bin, "-bail", db)
-	cmd.Stdin = strings.NewReader(script)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	cmd.Stdout = &stderr // the pragmas print their new values
-	start := time.Now()
-	err := cmd.Run()
-	d := time.Since(start)
-	if err != nil {
-		return d, fmt.Errorf("sqlite3: %v: %s", err, strings.TrimSpace(lastLine(stderr.String())))
-	}
-	if msg := stderr.String(); strings.Contains(msg, "Error") {
-		return d, fmt.Errorf("sqlite3: %s", strings.TrimSpace(lastLine(msg)))
-	}
-	return d, nil
-}
-
-func lastLine(s string) string {
-	s = strings.TrimRight(s, "\n")
-	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
-		return s[i+1:]
-	}
-	return s
 }

@@ -242,7 +242,13 @@ func (e *Env) workDirPath() (string, error) {
 	if e.Part.Root {
 		dir = "/var/tmp"
 	}
-	return filepath.Join(dir, "fsbench-"+SafeName(e.Step.Test+"-"+e.Step.Case)), nil
+	return e.WorkDirIn(dir), nil
+}
+
+// WorkDirIn is the step's work directory in the filesystem mounted at
+// mnt.
+func (e *Env) WorkDirIn(mnt string) string {
+	return filepath.Join(mnt, "fsbench-"+SafeName(e.Step.Test+"-"+e.Step.Case))
 }
 
 // SafeName is s as one path element of a file name.
@@ -331,6 +337,7 @@ func (e *Env) Quiesce() {
 // skipped, with the reason, rather than failed.
 type SkipError struct{ msg string }
 
+// Error is the reason the test cannot run.
 func (e *SkipError) Error() string { return e.msg }
 
 // Skipf returns the error of a test that cannot run on this target.

@@ -109,6 +109,8 @@ func reached(dir string, percent int, sync bool) (bool, error) {
 	return used >= float64(percent), err
 }
 
+// WriteRandom writes a file of size bytes at path, taken from pool at
+// offsets r chooses, and returns the bytes written.
 func WriteRandom(path string, size int64, pool []byte, r *rand.Rand) (int64, error) {
 	f, err := os.Create(path)
 	if err != nil {

@@ -20,6 +20,7 @@ const (
 	mtLower   = 0x7fffffff
 )
 
+// NewMT19937 seeds a generator as init_genrand does.
 func NewMT19937(seed uint32) *MT19937 {
 	m := &MT19937{i: mtN}
 	for i := range m.mt {

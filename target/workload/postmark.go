@@ -321,6 +321,7 @@ type PostmarkDir struct {
 // glibcBufsiz is BUFSIZ, the most stdio buffers a FILE.
 const glibcBufsiz = 8192
 
+// NewPostmarkDir opens dir for PostMark runs with cfg's I/O sizes.
 func NewPostmarkDir(dir string, cfg PostmarkConfig) (*PostmarkDir, error) {
 	fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
@@ -330,6 +331,7 @@ func NewPostmarkDir(dir string, cfg PostmarkConfig) (*PostmarkDir, error) {
 		rbuf: make([]byte, cfg.ReadBlock)}, nil
 }
 
+// Close closes the directory.
 func (d *PostmarkDir) Close() error       { return unix.Close(d.dir) }
 func (d *PostmarkDir) setSource(b []byte) { d.src = b }
 

@@ -207,6 +207,7 @@ func (w *Writer) Once(ctx context.Context) error {
 	return nil
 }
 
+// Keep keeps err as the writer's first error.
 func (w *Writer) Keep(err error) {
 	if w.Err == nil {
 		w.Err = err

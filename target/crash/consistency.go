@@ -1,4 +1,4 @@
-package runner
+package crash
 
 import (
 	"context"
@@ -33,7 +33,8 @@ const (
 
 var consRank = map[string]int{ConsClean: 0, ConsAutoRO: 1, ConsAutoFix: 2, ConsErrors: 3, ConsFsck: 4, ConsFatal: 5}
 
-func worseCons(a, b string) string {
+// WorseCons returns the worse of two consistency classes.
+func WorseCons(a, b string) string {
 	if consRank[b] > consRank[a] {
 		return b
 	}
@@ -50,8 +51,8 @@ var recoveryLine = regexp.MustCompile(`(?i)recovery complete|orphan cleanup|star
 // error.
 var readOnlyLine = regexp.MustCompile(`(?i)remounting filesystem read-only|read-only|forced shutdown|shutting down filesystem|forcing readonly|emergency`)
 
-// kernelNotes are the kernel log records about one device since a point.
-type kernelNotes struct {
+// KernelNotes are the kernel log records about one device since a point.
+type KernelNotes struct {
 	Errors, Warnings, Recovery, ReadOnly int
 	Lines                                []string
 }
@@ -59,17 +60,19 @@ type kernelNotes struct {
 // deviceLog collects the kernel log records that name dev (by its base
 // name, e.g. "vdb3" in "EXT4-fs (vdb3): ..."), after sequence number
 // since (-1: the whole log).
-func deviceLog(dev string, since int64) (*kernelNotes, error) {
+func deviceLog(dev string, since int64) (*KernelNotes, error) {
 	recs, err := linux.ReadKmsg()
 	if err != nil {
 		return nil, err
 	}
-	return notesFor(recs, linux.BlockName(dev), since), nil
+	return NotesFor(recs, linux.BlockName(dev), since), nil
 }
 
-func notesFor(recs []linux.KmsgRecord, name string, since int64) *kernelNotes {
+// NotesFor sorts the records about the device name after sequence number
+// since (-1: all of them) into errors, warnings and recovery lines.
+func NotesFor(recs []linux.KmsgRecord, name string, since int64) *KernelNotes {
 	re := regexp.MustCompile(`(^|[^A-Za-z0-9])` + regexp.QuoteMeta(name) + `([^0-9]|$)`)
-	n := &kernelNotes{}
+	n := &KernelNotes{}
 	for _, r := range recs {
 		if r.Seq <= since || !re.MatchString(r.Msg) {
 			continue
@@ -95,8 +98,8 @@ func notesFor(recs []linux.KmsgRecord, name string, since int64) *kernelNotes {
 	return n
 }
 
-// lastKmsgSeq is the sequence number of the newest kernel log record.
-func lastKmsgSeq() int64 {
+// LastKmsgSeq is the sequence number of the newest kernel log record.
+func LastKmsgSeq() int64 {
 	recs, err := linux.ReadKmsg()
 	if err != nil || len(recs) == 0 {
 		return -1
@@ -104,12 +107,12 @@ func lastKmsgSeq() int64 {
 	return recs[len(recs)-1].Seq
 }
 
-// inspection is what the runner learnt of a filesystem after a cut or
+// Inspection is what the runner learnt of a filesystem after a cut or
 // a fault.
-type inspection struct {
+type Inspection struct {
 	MountErr   error
 	MountedBy  string // "init" when the boot mounted it, "runner"
-	Notes      *kernelNotes
+	Notes      *KernelNotes
 	Checker    string // the argv, or why there is none
 	CheckCode  int
 	CheckClean bool
@@ -118,8 +121,8 @@ type inspection struct {
 	Class      string
 }
 
-// record adds the inspection to an outcome.
-func (in *inspection) record(out *step.Outcome) {
+// Record adds the inspection to an outcome.
+func (in *Inspection) Record(out *step.Outcome) {
 	out.Attr("consistency", in.Class)
 	out.Metric("mount_errno", float64(linux.Errno(in.MountErr)), "")
 	if in.MountErr != nil {
@@ -146,8 +149,8 @@ func (in *inspection) record(out *step.Outcome) {
 	}
 }
 
-// classify sets the class from what was seen.
-func (in *inspection) classify() {
+// Classify sets the class from what was seen.
+func (in *Inspection) Classify() {
 	c := ConsClean
 	switch {
 	case in.MountErr != nil && !in.Repaired:
@@ -162,11 +165,11 @@ func (in *inspection) classify() {
 	in.Class = c
 }
 
-// checkAndRepair runs the partition's checker read-only on the unmounted
+// CheckAndRepair runs the partition's checker read-only on the unmounted
 // filesystem and, when it finds errors, lets it repair them so the next
 // iteration starts from a sound filesystem. A missing checker is said, not
 // faked: nilfs2 has none, and a board may lack the tool.
-func checkAndRepair(ctx context.Context, e *step.Env, p *runplan.Partition, in *inspection) error {
+func CheckAndRepair(ctx context.Context, e *step.Env, p *runplan.Partition, in *Inspection) error {
 	argv, err := fsck.Argv(p, true, true)
 	if err != nil {
 		in.Checker = "none: " + err.Error()
@@ -214,28 +217,28 @@ func repair(ctx context.Context, e *step.Env, p *runplan.Partition) error {
 
 // kernelLog returns the kernel's messages about a device since some
 // point: sinceSeq's, or a kmsgCursor's.
-type kernelLog func(dev string) (*kernelNotes, error)
+type kernelLog func(dev string) (*KernelNotes, error)
 
 // cursorLog is the kernel log after the cursor c was opened.
 func cursorLog(c *linux.KmsgCursor) kernelLog {
-	return func(dev string) (*kernelNotes, error) {
+	return func(dev string) (*KernelNotes, error) {
 		recs, err := c.Read()
 		if err != nil {
 			return nil, err
 		}
-		return notesFor(recs, linux.BlockName(dev), -1), nil
+		return NotesFor(recs, linux.BlockName(dev), -1), nil
 	}
 }
 
-// sinceSeq is the kernel log after record seq (-1: all of it).
-func sinceSeq(seq int64) kernelLog {
-	return func(dev string) (*kernelNotes, error) { return deviceLog(dev, seq) }
+// SinceSeq is the kernel log after record seq (-1: all of it).
+func SinceSeq(seq int64) kernelLog {
+	return func(dev string) (*KernelNotes, error) { return deviceLog(dev, seq) }
 }
 
-// mountInspect mounts the partition (unless the boot did), noting the
+// MountInspect mounts the partition (unless the boot did), noting the
 // kernel's messages from klog; when the mount fails it repairs and tries
 // once more. It returns the mount directory, "" when it did not mount.
-func mountInspect(ctx context.Context, e *step.Env, p *runplan.Partition, klog kernelLog, in *inspection) (string, error) {
+func MountInspect(ctx context.Context, e *step.Env, p *runplan.Partition, klog kernelLog, in *Inspection) (string, error) {
 	at, err := linux.MountedAt(p.Device)
 	if err != nil {
 		return "", err
@@ -254,7 +257,7 @@ func mountInspect(ctx context.Context, e *step.Env, p *runplan.Partition, klog k
 		return dir, nil
 	}
 	e.Logf("%s: mount failed: %v; repairing", e.Step.ID(), in.MountErr)
-	if err := checkAndRepair(ctx, e, p, in); err != nil {
+	if err := CheckAndRepair(ctx, e, p, in); err != nil {
 		return "", err
 	}
 	if !in.Checked {
@@ -267,21 +270,21 @@ func mountInspect(ctx context.Context, e *step.Env, p *runplan.Partition, klog k
 	return "", nil
 }
 
-var errNoMkfs = errors.New("no mkfs")
+var ErrNoMkfs = errors.New("no mkfs")
 
-// remake re-creates the partition's filesystem with the plan's mkfs
+// Remake re-creates the partition's filesystem with the plan's mkfs
 // command, for a filesystem left unusable (or, for dm_flakey, before every
 // iteration).
-func remake(ctx context.Context, p *runplan.Partition) error {
+func Remake(ctx context.Context, p *runplan.Partition) error {
 	if len(p.Mkfs) == 0 {
-		return fmt.Errorf("%w: the plan has no mkfs command for partition %s", errNoMkfs, p.Name)
+		return fmt.Errorf("%w: the plan has no mkfs command for partition %s", ErrNoMkfs, p.Name)
 	}
 	argv, err := targetMkfs(p)
 	if err != nil {
 		return err
 	}
 	if _, err := exec.LookPath(argv[0]); err != nil {
-		return fmt.Errorf("%w: %s is not on this target", errNoMkfs, argv[0])
+		return fmt.Errorf("%w: %s is not on this target", ErrNoMkfs, argv[0])
 	}
 	if err := wipeStart(p.Device); err != nil {
 		return err
@@ -311,7 +314,7 @@ func targetMkfs(p *runplan.Partition) ([]string, error) {
 		a = strings.ReplaceAll(a, "{device}", p.Device)
 		a = strings.ReplaceAll(a, "{epoch}", strconv.FormatInt(time.Now().Unix(), 10))
 		if strings.Contains(a, "{") {
-			return nil, fmt.Errorf("%w: the plan's mkfs command needs a file of the build host (%s)", errNoMkfs, a)
+			return nil, fmt.Errorf("%w: the plan's mkfs command needs a file of the build host (%s)", ErrNoMkfs, a)
 		}
 		argv = append(argv, a)
 	}

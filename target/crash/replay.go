@@ -1,4 +1,4 @@
-package runner
+package crash
 
 import (
 	"context"
@@ -189,7 +189,7 @@ func (run *replayRun) work(ctx context.Context, w *stateWorker, i, n int) error 
 	return nil
 }
 
-// record keeps a checked state, durably, and decides whether the
+// Record keeps a checked state, durably, and decides whether the
 // self-test's power cut is due.
 func (run *replayRun) record(r stateResult) error {
 	run.mu.Lock()
@@ -406,26 +406,26 @@ func (w *stateWorker) checkState(ctx context.Context, st logwrites.State, fsck b
 	sp := w.part
 	sp.Device = snap.Node
 	forgetBtrfs(sp.FS)
-	in := &inspection{}
+	in := &Inspection{}
 	klog, err := linux.NewKmsgCursor()
 	if err != nil {
 		return r, err
 	}
 	defer klog.Close()
 	clock.lap(phaseSnapshot)
-	mnt, err := mountInspect(ctx, e, &sp, cursorLog(klog), in)
+	mnt, err := MountInspect(ctx, e, &sp, cursorLog(klog), in)
 	if err != nil {
 		return r, err
 	}
 	clock.lap(phaseMount)
 	rep := &DataReport{Class: DataLostSynced}
 	if mnt != "" {
-		rep, err = w.c.work.check(workPath(e, mnt), w.dur)
+		rep, err = w.c.work.check(e.WorkDirIn(mnt), w.dur)
 		if err != nil {
 			return r, err
 		}
 		clock.lap(phaseData)
-		if err := unmountAsync(mnt, 2*time.Minute); err != nil {
+		if err := linux.UnmountWithin(mnt, 2*time.Minute); err != nil {
 			return r, err
 		}
 		e.ForgetMounts()
@@ -434,12 +434,12 @@ func (w *stateWorker) checkState(ctx context.Context, st logwrites.State, fsck b
 		rep.problem("the filesystem does not mount")
 	}
 	if fsck && in.MountErr == nil {
-		if err := checkAndRepair(ctx, e, &sp, in); err != nil {
+		if err := CheckAndRepair(ctx, e, &sp, in); err != nil {
 			return r, err
 		}
 	}
 	clock.lap(phaseChecker)
-	in.classify()
+	in.Classify()
 	status, err := devmapper.Status(w.snapName)
 	if err != nil {
 		return r, err

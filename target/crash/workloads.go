@@ -1,4 +1,4 @@
-package runner
+package crash
 
 import (
 	"bytes"
@@ -128,7 +128,7 @@ func (w *crashWorkload) check(dir string, d *durables) (*DataReport, error) {
 	case "sqlite":
 		return w.checkSQLite(dir, d), nil
 	case "churn":
-		rep, err := checkData(dir, w.pat, d.synced, w.intended)
+		rep, err := CheckData(dir, w.pat, d.synced, w.intended)
 		if err != nil {
 			return nil, err
 		}
@@ -140,7 +140,7 @@ func (w *crashWorkload) check(dir string, d *durables) (*DataReport, error) {
 		}
 		return rep, nil
 	}
-	return checkData(dir, w.pat, d.synced, w.intended)
+	return CheckData(dir, w.pat, d.synced, w.intended)
 }
 
 func (w *crashWorkload) intended(name string) int64 {
@@ -338,12 +338,12 @@ func (w *crashWorkload) sqlite(ctx context.Context, dir string, mark marker) err
 		sync = "OFF"
 	}
 	db := filepath.Join(dir, dbName)
-	if _, err := runSQL(ctx, bin, db, "PRAGMA journal_mode=WAL;\nCREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT NOT NULL);\n"); err != nil {
+	if _, err := workload.SQL(ctx, bin, db, "PRAGMA journal_mode=WAL;\nCREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT NOT NULL);\n"); err != nil {
 		return err
 	}
 	for n := 1; n <= w.ops; n++ {
 		tx := fmt.Sprintf("PRAGMA synchronous=%s;\nBEGIN;\nINSERT INTO t(id, v) VALUES(%d, '%s');\nCOMMIT;\n", sync, n, w.rowValue(n))
-		if _, err := runSQL(ctx, bin, db, tx); err != nil {
+		if _, err := workload.SQL(ctx, bin, db, tx); err != nil {
 			return err
 		}
 		if err := mark(fmt.Sprintf("%st:%s:%d", markPrefix, dbName, n)); err != nil {
@@ -387,7 +387,7 @@ func (w *crashWorkload) checkSQLite(dir string, d *durables) *DataReport {
 		return rep // the table's creation was not durable yet
 	case err != nil:
 		rep.Class, rep.ReadErrors = DataCorrupt, 1
-		rep.problem("%s: sqlite3: %v: %s", dbName, err, clip([]byte(lastLine(string(out))), 120))
+		rep.problem("%s: sqlite3: %v: %s", dbName, err, clip([]byte(workload.LastLine(string(out))), 120))
 		return rep
 	case len(lines) == 0 || lines[0] != "ok":
 		rep.Class, rep.CorruptFiles = DataCorrupt, 1

@@ -1,4 +1,4 @@
-package runner
+package crash
 
 import (
 	"bufio"
@@ -121,7 +121,7 @@ func newRAMImage(i int, partBytes, cowBytes int64) (*ramImage, error) {
 	return r, nil
 }
 
-// close closes what r holds, which detaches its loop devices once no
+// Close closes what r holds, which detaches its loop devices once no
 // snapshot uses them.
 func (r *ramImage) close() {
 	for _, f := range []*os.File{r.part, r.cow, r.file} {

@@ -1,4 +1,4 @@
-package runner
+package crash
 
 import (
 	"context"
@@ -20,7 +20,7 @@ func writeSet(t *testing.T, n int, size int64) (*workload.Writer, map[string]int
 		t.Fatal(err)
 	}
 	logPath := filepath.Join(dir, "synced.log")
-	log, err := createSyncLog(logPath)
+	log, err := CreateSyncLog(logPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,8 +28,8 @@ func writeSet(t *testing.T, n int, size int64) (*workload.Writer, map[string]int
 	if err := w.Once(context.Background()); err != nil || w.Err != nil {
 		t.Fatal(err, w.Err)
 	}
-	log.close()
-	synced, err := readSyncLog(logPath)
+	log.Close()
+	synced, err := ReadSyncLog(logPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +41,7 @@ func writeSet(t *testing.T, n int, size int64) (*workload.Writer, map[string]int
 
 func check(t *testing.T, w *workload.Writer, synced map[string]int64) *DataReport {
 	t.Helper()
-	rep, err := checkData(w.Dir, w.Pattern, synced, w.Intended)
+	rep, err := CheckData(w.Dir, w.Pattern, synced, w.Intended)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +134,7 @@ func TestDataCheckUnsyncedData(t *testing.T) {
 func TestSyncLogIgnoresATornLine(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "log")
 	os.WriteFile(path, []byte("a 4096\na 8192\nb 100\nb 20"), 0o644)
-	got, err := readSyncLog(path)
+	got, err := ReadSyncLog(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +142,7 @@ func TestSyncLogIgnoresATornLine(t *testing.T) {
 		t.Fatalf("log read as %v", got)
 	}
 	os.WriteFile(path, []byte("a x\n"), 0o644)
-	if _, err := readSyncLog(path); err == nil {
+	if _, err := ReadSyncLog(path); err == nil {
 		t.Fatal("a bad complete line was accepted")
 	}
 }
@@ -152,15 +152,15 @@ func TestSyncLogIgnoresATornLine(t *testing.T) {
 func TestAppendWriter(t *testing.T) {
 	dir := t.TempDir()
 	logPath := filepath.Join(dir, "synced.log")
-	log, _ := createSyncLog(logPath)
+	log, _ := CreateSyncLog(logPath)
 	w := &workload.Writer{Dir: dir, Pattern: workload.Pattern{Salt: "append"}, Log: log, Kind: "fsync"}
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
 	if err := w.UntilCut(ctx); err != context.DeadlineExceeded {
 		t.Fatalf("writer ended with %v", err)
 	}
-	log.close()
-	synced, _ := readSyncLog(logPath)
+	log.Close()
+	synced, _ := ReadSyncLog(logPath)
 	size := synced[w.FileName(0)]
 	if size < 4096 || size != w.Written {
 		t.Fatalf("logged %d bytes, wrote %d", size, w.Written)

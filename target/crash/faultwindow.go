@@ -1,4 +1,4 @@
-package runner
+package crash
 
 import (
 	"fmt"
@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// faultWindows counts the I/O that reached a dm-flakey device while its
+// FaultWindows counts the I/O that reached a dm-flakey device while its
 // table was faulty. dm-flakey passes I/O through for up, then misbehaves
 // for down, and again, timed from the table's load; a writer that is done
 // before the first faulty window opens (or a flapping one that is idle in
@@ -23,7 +23,7 @@ import (
 // jiffies, and the counters count an I/O when it completes, which may be
 // after its window closed. An I/O the fault met is never missed; one that
 // completes in the margin before a window may be counted.
-type faultWindows struct {
+type FaultWindows struct {
 	stat     string // the device's stat file
 	dirs     faultDirs
 	up, down time.Duration
@@ -43,10 +43,10 @@ type faultWindows struct {
 // faultDirs are the directions of I/O a fault hits.
 type faultDirs struct{ reads, writes bool }
 
-// faultDirections says which I/O a dm_flakey fault changes: corrupted
+// FaultDirections says which I/O a dm_flakey fault changes: corrupted
 // or dropped writes only writes, corrupted reads only reads, and
 // error_all (the default) both.
-func faultDirections(fault string) faultDirs {
+func FaultDirections(fault string) faultDirs {
 	switch fault {
 	case "corrupt_writes", "drop_writes", "error_writes":
 		return faultDirs{writes: true}
@@ -56,14 +56,14 @@ func faultDirections(fault string) faultDirs {
 	return faultDirs{reads: true, writes: true}
 }
 
-// watchFaults starts counting on device kname (dm-N), whose table was
+// WatchFaults starts counting on device kname (dm-N), whose table was
 // loaded just after start.
-func watchFaults(kname string, dirs faultDirs, up, down time.Duration, start time.Time) *faultWindows {
+func WatchFaults(kname string, dirs faultDirs, up, down time.Duration, start time.Time) *FaultWindows {
 	return startWindows("/sys/block/"+kname+"/stat", dirs, up, down, windowMargin, start)
 }
 
-func startWindows(stat string, dirs faultDirs, up, down, margin time.Duration, start time.Time) *faultWindows {
-	w := &faultWindows{stat: stat, dirs: dirs, up: up, down: down, margin: margin, start: start,
+func startWindows(stat string, dirs faultDirs, up, down, margin time.Duration, start time.Time) *FaultWindows {
+	w := &FaultWindows{stat: stat, dirs: dirs, up: up, down: down, margin: margin, start: start,
 		stop: make(chan struct{}), done: make(chan struct{})}
 	go w.run()
 	return w
@@ -72,7 +72,7 @@ func startWindows(stat string, dirs faultDirs, up, down, margin time.Duration, s
 // windowMargin widens every faulty window on both sides.
 const windowMargin = 50 * time.Millisecond
 
-func (w *faultWindows) run() {
+func (w *FaultWindows) run() {
 	defer close(w.done)
 	period := w.up + w.down
 	for k := 0; ; k++ {
@@ -92,7 +92,7 @@ func (w *faultWindows) run() {
 }
 
 // sleepUntil waits until t; false when stopped first.
-func (w *faultWindows) sleepUntil(t time.Time) bool {
+func (w *FaultWindows) sleepUntil(t time.Time) bool {
 	timer := time.NewTimer(time.Until(t))
 	defer timer.Stop()
 	select {
@@ -104,7 +104,7 @@ func (w *faultWindows) sleepUntil(t time.Time) bool {
 }
 
 // mark opens or closes a faulty window at the device's current count.
-func (w *faultWindows) mark(open bool) {
+func (w *FaultWindows) mark(open bool) {
 	n, err := w.count()
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -123,10 +123,10 @@ func (w *faultWindows) mark(open bool) {
 	}
 }
 
-// finish stops the counting, closes an open window at the device's
+// Finish stops the counting, closes an open window at the device's
 // current count, and returns the I/O that reached the faulty table and
 // how many faulty windows opened.
-func (w *faultWindows) finish() (ios uint64, windows int, err error) {
+func (w *FaultWindows) Finish() (ios uint64, windows int, err error) {
 	close(w.stop)
 	<-w.done
 	w.mark(false)
@@ -139,7 +139,7 @@ func (w *faultWindows) finish() (ios uint64, windows int, err error) {
 // reads (field 1), writes (field 5), discards (field 12) and flushes
 // (field 16) of Documentation/block/stat.rst, as far as the kernel
 // gives them.
-func (w *faultWindows) count() (uint64, error) {
+func (w *FaultWindows) count() (uint64, error) {
 	b, err := os.ReadFile(w.stat)
 	if err != nil {
 		return 0, err

@@ -1,4 +1,4 @@
-package runner
+package crash
 
 import (
 	"bytes"
@@ -55,16 +55,17 @@ func worseData(a, b string) string {
 	return a
 }
 
-// syncLog is an append-only log of the bytes of each file known durable:
+// SyncLog is an append-only log of the bytes of each file known durable:
 // one line "name size" per sync, fdatasync'ed before the writer goes on,
 // so it never claims more than was synced. It lives outside the
 // filesystem under test (in the runner's state directory). A line the cut
 // tore is not complete and does not count.
-type syncLog struct {
+type SyncLog struct {
 	f *os.File
 }
 
-func createSyncLog(path string) (*syncLog, error) {
+// CreateSyncLog creates the sync log at path, empty.
+func CreateSyncLog(path string) (*SyncLog, error) {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|os.O_APPEND, 0o644)
 	if err != nil {
 		return nil, err
@@ -73,22 +74,23 @@ func createSyncLog(path string) (*syncLog, error) {
 		f.Close()
 		return nil, err
 	}
-	return &syncLog{f: f}, nil
+	return &SyncLog{f: f}, nil
 }
 
 // synced records that the first size bytes of name are durable.
-func (l *syncLog) Synced(name string, size int64) error {
+func (l *SyncLog) Synced(name string, size int64) error {
 	if _, err := fmt.Fprintf(l.f, "%s %d\n", name, size); err != nil {
 		return err
 	}
 	return unix.Fdatasync(int(l.f.Fd()))
 }
 
-func (l *syncLog) close() error { return l.f.Close() }
+// Close closes the log.
+func (l *SyncLog) Close() error { return l.f.Close() }
 
-// readSyncLog returns the synced size of each file in the log; a torn last
+// ReadSyncLog returns the synced size of each file in the log; a torn last
 // line is ignored.
-func readSyncLog(path string) (map[string]int64, error) {
+func ReadSyncLog(path string) (map[string]int64, error) {
 	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return map[string]int64{}, nil
@@ -133,10 +135,10 @@ func (r *DataReport) problem(format string, args ...any) {
 	}
 }
 
-// checkData compares the files in dir with their pattern and the sync
+// CheckData compares the files in dir with their pattern and the sync
 // log. intended gives the size a file was meant to reach (0: unknown),
 // so that a file longer than it is caught.
-func checkData(dir string, pat workload.Pattern, synced map[string]int64, intended func(name string) int64) (*DataReport, error) {
+func CheckData(dir string, pat workload.Pattern, synced map[string]int64, intended func(name string) int64) (*DataReport, error) {
 	rep := &DataReport{Class: DataIntact, SyncedFiles: len(synced)}
 	found := map[string]bool{}
 	ents, err := os.ReadDir(dir)
@@ -267,8 +269,8 @@ func allZero(b []byte) bool {
 	return true
 }
 
-// record adds the report to an outcome.
-func (r *DataReport) record(out *step.Outcome) {
+// Record adds the report to an outcome.
+func (r *DataReport) Record(out *step.Outcome) {
 	out.Attr("data", r.Class)
 	out.Metric("files_found", float64(r.Files), "")
 	out.Metric("files_synced", float64(r.SyncedFiles), "")

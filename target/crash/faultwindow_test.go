@@ -1,4 +1,4 @@
-package runner
+package crash
 
 import (
 	"fmt"
@@ -35,7 +35,7 @@ func TestFaultWindowsCountOnlyFaultyIO(t *testing.T) {
 	at(2100)
 	set(writes + 2) // faulty, and still open at the end
 	at(2200)
-	n, windows, err := w.finish()
+	n, windows, err := w.Finish()
 	if err != nil || n != 5 || windows != 2 {
 		t.Errorf("counted %d I/O in %d windows (%v), want 5 in 2", n, windows, err)
 	}
@@ -45,19 +45,19 @@ func TestFaultWindowsCountOnlyFaultyIO(t *testing.T) {
 	start = time.Now()
 	w = startWindows(stat, faultDirs{writes: true}, time.Hour, time.Hour, 50*time.Millisecond, start)
 	set(40)
-	n, windows, _ = w.finish()
+	n, windows, _ = w.Finish()
 	if n != 0 || windows != 0 {
 		t.Errorf("counted %d I/O in %d windows before any window opened", n, windows)
 	}
 
 	// Reads do not count for a fault on writes, and a missing file is
 	// an error, not a zero.
-	if d := faultDirections("corrupt_writes"); d.reads || !d.writes {
+	if d := FaultDirections("corrupt_writes"); d.reads || !d.writes {
 		t.Errorf("corrupt_writes hits %+v", d)
 	}
 	w = startWindows(filepath.Join(t.TempDir(), "none"), faultDirs{writes: true}, 0, time.Hour, 0, time.Now())
 	time.Sleep(20 * time.Millisecond)
-	if _, _, err := w.finish(); err == nil {
+	if _, _, err := w.Finish(); err == nil {
 		t.Error("a missing stat file gave no error")
 	}
 }

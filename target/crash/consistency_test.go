@@ -1,4 +1,4 @@
-package runner
+package crash
 
 import (
 	"errors"
@@ -11,13 +11,6 @@ import (
 	"github.com/fsbench/fsbench/wire/runplan"
 )
 
-func TestParseKmsgLevelAndSeq(t *testing.T) {
-	r, ok := linux.ParseKmsg([]byte("11,842,5123456,-;EXT4-fs (vdb3): error loading journal\n"))
-	if !ok || r.Level != 3 || r.Seq != 842 || r.Usec != 5123456 || r.Msg != "EXT4-fs (vdb3): error loading journal" {
-		t.Fatalf("parsed %+v, %v", r, ok)
-	}
-}
-
 func TestKernelNotesForOneDevice(t *testing.T) {
 	recs := []linux.KmsgRecord{
 		{Level: 6, Seq: 1, Msg: "EXT4-fs (vdb3): recovery complete"},
@@ -27,31 +20,31 @@ func TestKernelNotesForOneDevice(t *testing.T) {
 		{Level: 2, Seq: 5, Msg: "EXT4-fs (vdb3): Remounting filesystem read-only"},
 		{Level: 6, Seq: 6, Msg: "EXT4-fs (vdb3): mounted filesystem with ordered data mode"},
 	}
-	n := notesFor(recs, "vdb3", 0)
+	n := NotesFor(recs, "vdb3", 0)
 	if n.Recovery != 1 || n.Warnings != 1 || n.Errors != 2 || n.ReadOnly != 1 || len(n.Lines) != 4 {
 		t.Fatalf("notes %+v", n)
 	}
-	if n := notesFor(recs, "vdb3", 3); n.Recovery != 0 || n.Warnings != 0 || n.Errors != 2 {
+	if n := NotesFor(recs, "vdb3", 3); n.Recovery != 0 || n.Warnings != 0 || n.Errors != 2 {
 		t.Fatalf("notes after seq 3: %+v", n)
 	}
 }
 
 func TestClassify(t *testing.T) {
 	for _, c := range []struct {
-		in   inspection
+		in   Inspection
 		want string
 	}{
-		{inspection{Notes: &kernelNotes{}, Checked: true, CheckClean: true}, ConsClean},
-		{inspection{Notes: &kernelNotes{}}, ConsClean}, // no checker: mount and log only
-		{inspection{Notes: &kernelNotes{Recovery: 1}, Checked: true, CheckClean: true}, ConsAutoFix},
-		{inspection{Notes: &kernelNotes{Warnings: 1}, Checked: true, CheckClean: true}, ConsErrors},
-		{inspection{Notes: &kernelNotes{Recovery: 1}, Checked: true, CheckClean: false}, ConsFsck},
-		{inspection{Notes: &kernelNotes{}, MountErr: unix.EUCLEAN, Checked: true, Repaired: true}, ConsFsck},
-		{inspection{Notes: &kernelNotes{}, MountErr: unix.EUCLEAN, Checked: true}, ConsFatal},
-		{inspection{Notes: &kernelNotes{}, MountErr: errors.New("x")}, ConsFatal},
+		{Inspection{Notes: &KernelNotes{}, Checked: true, CheckClean: true}, ConsClean},
+		{Inspection{Notes: &KernelNotes{}}, ConsClean}, // no checker: mount and log only
+		{Inspection{Notes: &KernelNotes{Recovery: 1}, Checked: true, CheckClean: true}, ConsAutoFix},
+		{Inspection{Notes: &KernelNotes{Warnings: 1}, Checked: true, CheckClean: true}, ConsErrors},
+		{Inspection{Notes: &KernelNotes{Recovery: 1}, Checked: true, CheckClean: false}, ConsFsck},
+		{Inspection{Notes: &KernelNotes{}, MountErr: unix.EUCLEAN, Checked: true, Repaired: true}, ConsFsck},
+		{Inspection{Notes: &KernelNotes{}, MountErr: unix.EUCLEAN, Checked: true}, ConsFatal},
+		{Inspection{Notes: &KernelNotes{}, MountErr: errors.New("x")}, ConsFatal},
 	} {
 		in := c.in
-		in.classify()
+		in.Classify()
 		if in.Class != c.want {
 			t.Errorf("%+v: %s, want %s", c.in, in.Class, c.want)
 		}
@@ -69,7 +62,7 @@ func TestTargetMkfs(t *testing.T) {
 		t.Fatalf("%v %v", argv, err)
 	}
 	p.Mkfs = []string{"mkfs.xfs", "-p", "{protofile}", "{device}"}
-	if _, err := targetMkfs(p); !errors.Is(err, errNoMkfs) {
+	if _, err := targetMkfs(p); !errors.Is(err, ErrNoMkfs) {
 		t.Fatalf("protofile: %v", err)
 	}
 }
