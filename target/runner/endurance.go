@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/fsbench/fsbench/internal/atomicfile"
+	"github.com/fsbench/fsbench/target/ioacct"
 	"github.com/fsbench/fsbench/target/linux"
 	"github.com/fsbench/fsbench/target/step"
 	"github.com/fsbench/fsbench/target/workload"
@@ -89,7 +90,7 @@ func endurance(ctx context.Context, e *step.Env, iter int) (*step.Outcome, error
 		clock = linux.NewCleanerClock(e.Part, mdir, protect)
 		d.tick = clock.Tick
 	}
-	capture, err := startBlockCapture(e.Part, limit)
+	capture, err := ioacct.StartBlockCapture(e.Part, limit)
 	if err != nil {
 		out.Attr("block_trace_lost", "not available: "+err.Error())
 	}
@@ -100,7 +101,7 @@ func endurance(ctx context.Context, e *step.Env, iter int) (*step.Outcome, error
 	}
 	elapsed := time.Since(start)
 	if capture != nil {
-		capture.finish(out)
+		capture.Finish(out)
 	}
 	if note := clock.Finish(elapsed, d.span); note != "" {
 		out.Attr("cleaner_protection", note)

@@ -10,9 +10,16 @@
 // target packages (a test of package importrules checks it), so the static
 // runner binary stays small for every board architecture. It must never
 // import a host package, and it never reads the spec: what a recipe needs
-// and how long a step may take come from the compiled plan. Each recipe's
-// target side is one file here that registers itself under the recipe's
-// name and schema (see Recipe).
+// and how long a step may take come from the compiled plan.
+//
+// It holds the engine (runner.go: the loop over steps and iterations,
+// settling, reboots), its state (state.go, journal.go) and the recipes:
+// each recipe's target side is one file here that registers itself under
+// the recipe's name and schema (registry.go, step.Recipe). What the
+// recipes use lives in packages of their own: what a step sees of the
+// runner (step), the workloads (workload), the crash machinery (crash),
+// the I/O accounting (ioacct), the filesystem checker (fsck), Linux's
+// interfaces (linux, devmapper) and fio (fio).
 package runner
 
 import (
@@ -34,6 +41,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/fsbench/fsbench/internal/stats"
+	"github.com/fsbench/fsbench/target/ioacct"
 	"github.com/fsbench/fsbench/target/step"
 	"github.com/fsbench/fsbench/wire/resultframe"
 	"github.com/fsbench/fsbench/wire/runplan"
@@ -97,7 +105,7 @@ type run struct {
 	consoleBytes atomic.Int64
 	// host is the host's counters' port (hostport.go); hostOpened says
 	// whether this boot looked for it.
-	host       *hostPort
+	host       *ioacct.HostPort
 	hostOpened bool
 	boot       string
 	dir        string // the state directory
@@ -178,11 +186,11 @@ func (r *run) write(s string) {
 
 // hostPort opens the host's counters' port once a boot; nil when the
 // target has none.
-func (r *run) hostPort() *hostPort {
+func (r *run) hostPort() *ioacct.HostPort {
 	if !r.hostOpened {
 		r.hostOpened = true
 		var err error
-		if r.host, err = openHostPort("/sys", "/dev"); err != nil {
+		if r.host, err = ioacct.OpenHostPort("/sys", "/dev"); err != nil {
 			r.logf("%v", err)
 		}
 	}
@@ -291,10 +299,10 @@ func (r *run) step(ctx context.Context, s runplan.Step) (bool, error) {
 		r.logf("%s iteration %d/%d", s.ID(), r.st.Iter, n)
 	}
 	cctx, cancel := context.WithTimeout(ctx, timeout)
-	var acct *ioAccount
+	var acct *ioacct.Account
 	if s.AccountIO && e.Part != nil {
 		var err error
-		if acct, err = startIOAccount(e.Part, &r.consoleBytes, r.hostPort()); err != nil {
+		if acct, err = ioacct.Start(e.Part, &r.consoleBytes, r.hostPort()); err != nil {
 			r.logf("%s: no write accounting: %v", s.ID(), err)
 		}
 	}
@@ -309,11 +317,11 @@ func (r *run) step(ctx context.Context, s runplan.Step) (bool, error) {
 	}
 	if acct != nil {
 		if err == nil && !timedOut && out != nil && !out.Reboot {
-			if aerr := acct.finish(out); aerr != nil {
+			if aerr := acct.Finish(out); aerr != nil {
 				r.logf("%s: no write accounting: %v", s.ID(), aerr)
 			}
 		}
-		acct.stop()
+		acct.Stop()
 	}
 	r.st.Scratch = e.Scratch
 	if err == nil && out != nil && out.Reboot {

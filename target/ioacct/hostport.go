@@ -1,4 +1,4 @@
-package runner
+package ioacct
 
 import (
 	"bufio"
@@ -14,9 +14,9 @@ import (
 	"github.com/fsbench/fsbench/wire/hostio"
 )
 
-// hostPort asks the host for its counters of the disk (package
+// HostPort asks the host for its counters of the disk (package
 // wire/hostio) on the virtio serial port it serves.
-type hostPort struct {
+type HostPort struct {
 	f   *os.File
 	rd  *bufio.Reader
 	seq uint64
@@ -28,9 +28,9 @@ const hostPortMissing = "no virtio port " + hostio.PortName + " (a board, or a V
 // hostPortTimeout bounds the wait for an answer.
 var hostPortTimeout = 10 * time.Second
 
-// openHostPort opens the host's port, found under sys (/sys) with its
+// OpenHostPort opens the host's port, found under sys (/sys) with its
 // node under dev (/dev), or returns nil when the target has none.
-func openHostPort(sys, devDir string) (*hostPort, error) {
+func OpenHostPort(sys, devDir string) (*HostPort, error) {
 	names, _ := filepath.Glob(filepath.Join(sys, "class", "virtio-ports", "*", "name"))
 	for _, n := range names {
 		b, err := os.ReadFile(n)
@@ -45,14 +45,14 @@ func openHostPort(sys, devDir string) (*hostPort, error) {
 			return nil, fmt.Errorf("the host's port %s: %w", dev, err)
 		}
 		f := os.NewFile(uintptr(fd), dev)
-		return &hostPort{f: f, rd: bufio.NewReader(f), seq: uint64(time.Now().UnixNano())}, nil
+		return &HostPort{f: f, rd: bufio.NewReader(f), seq: uint64(time.Now().UnixNano())}, nil
 	}
 	return nil, nil
 }
 
 // counters asks for the host's counters and waits for the answer to this
 // request; answers to earlier ones, which came too late, are skipped.
-func (h *hostPort) counters() (hostio.Counters, error) {
+func (h *HostPort) counters() (hostio.Counters, error) {
 	h.seq++
 	if _, err := h.f.WriteString(hostio.Request(h.seq)); err != nil {
 		return hostio.Counters{}, fmt.Errorf("asking the host: %w", err)

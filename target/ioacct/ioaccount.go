@@ -1,4 +1,4 @@
-package runner
+package ioacct
 
 import (
 	"bufio"
@@ -59,8 +59,8 @@ type blockStat struct {
 	writes, writeSectors, discardSectors, flushes uint64
 }
 
-// ioAccount counts one iteration's I/O on a partition.
-type ioAccount struct {
+// Account counts one iteration's I/O on a partition.
+type Account struct {
 	part     *runplan.Partition
 	partSys  string // /sys/class/block/<part>
 	diskSys  string
@@ -68,35 +68,36 @@ type ioAccount struct {
 	console  *atomic.Int64
 	hist     *writerHist
 	histErr  error
-	host     *hostPort
+	host     *HostPort
 	problems []string
 }
 
-// startIOAccount takes the counters before an iteration of a step on p.
+// Start takes the counters before an iteration of a step on p.
 // console counts what the runner writes to the console; host is the
 // host's counters' port, nil where there is none.
-func startIOAccount(p *runplan.Partition, console *atomic.Int64, host *hostPort) (*ioAccount, error) {
+func Start(p *runplan.Partition, console *atomic.Int64, host *HostPort) (*Account, error) {
 	ext, err := sysExtent(p.Device)
 	if err != nil {
 		return nil, err
 	}
-	a := &ioAccount{part: p, partSys: ext.partSys, diskSys: ext.diskSys, console: console, host: host}
+	a := &Account{part: p, partSys: ext.partSys, diskSys: ext.diskSys, console: console, host: host}
 	a.hist, a.histErr = startWriterHist(ext.disk, ext.start, ext.start+ext.sectors)
 	unix.Sync()
 	if a.before, err = a.snapshot(); err != nil {
-		a.stop()
+		a.Stop()
 		return nil, err
 	}
 	return a, nil
 }
 
-func (a *ioAccount) stop() {
+// Stop removes what Start set up in the kernel (the histogram trigger).
+func (a *Account) Stop() {
 	if a.hist != nil {
 		a.hist.close()
 	}
 }
 
-func (a *ioAccount) snapshot() (ioSnapshot, error) {
+func (a *Account) snapshot() (ioSnapshot, error) {
 	var s ioSnapshot
 	var err error
 	if s.wchar, err = procWchar("/proc/self/io"); err != nil {
@@ -119,10 +120,10 @@ func (a *ioAccount) snapshot() (ioSnapshot, error) {
 	return s, nil
 }
 
-// finish syncs, takes the counters again and adds the iteration's figures
+// Finish syncs, takes the counters again and adds the iteration's figures
 // to out.
-func (a *ioAccount) finish(out *step.Outcome) error {
-	defer a.stop()
+func (a *Account) Finish(out *step.Outcome) error {
+	defer a.Stop()
 	unix.Sync()
 	after, err := a.snapshot()
 	if err != nil {
@@ -156,7 +157,7 @@ func (a *ioAccount) finish(out *step.Outcome) error {
 }
 
 // writers adds who submitted the partition's writes.
-func (a *ioAccount) writers(out *step.Outcome) {
+func (a *Account) writers(out *step.Outcome) {
 	if a.histErr != nil {
 		out.Attr("io_writers", "not available: "+a.histErr.Error())
 		return
@@ -209,7 +210,7 @@ func writerKind(comm string) string {
 }
 
 // hostCheck adds the host's counters and how they agree with the disk's.
-func (a *ioAccount) hostCheck(out *step.Outcome, b, after ioSnapshot, diskBytes int64) {
+func (a *Account) hostCheck(out *step.Outcome, b, after ioSnapshot, diskBytes int64) {
 	switch {
 	case a.host == nil:
 		out.Attr("host_counters", "not available: "+hostPortMissing)

@@ -1,4 +1,4 @@
-package runner
+package ioacct
 
 import (
 	"bufio"
@@ -19,13 +19,13 @@ import (
 	"github.com/fsbench/fsbench/wire/runplan"
 )
 
-// blockCapture records the requests a partition's disk completes, from
+// BlockCapture records the requests a partition's disk completes, from
 // the kernel's block:block_rq_complete event in a tracefs instance of the
 // runner's own, into a block trace (package wire/blocktrace): the
 // device-level input of the host's flash model. A reader drains the
 // instance's trace_pipe while the workload runs; the events the ring
 // buffer had to drop are counted, never hidden.
-type blockCapture struct {
+type BlockCapture struct {
 	instance string
 	src      blocktrace.Source
 	enc      *blocktrace.StringEncoder
@@ -43,9 +43,9 @@ type blockCapture struct {
 // traceInstance is the name of the trace's tracefs instance.
 const traceInstance = "fsbench-trace"
 
-// startBlockCapture starts recording the requests of partition p, up to
+// StartBlockCapture starts recording the requests of partition p, up to
 // limit bytes of encoded trace.
-func startBlockCapture(p *runplan.Partition, limit int) (*blockCapture, error) {
+func StartBlockCapture(p *runplan.Partition, limit int) (*BlockCapture, error) {
 	ext, err := sysExtent(p.Device)
 	if err != nil {
 		return nil, err
@@ -60,7 +60,7 @@ func startBlockCapture(p *runplan.Partition, limit int) (*blockCapture, error) {
 	if err := os.Mkdir(inst, 0o700); err != nil {
 		return nil, fmt.Errorf("a tracefs instance: %w", err)
 	}
-	c := &blockCapture{instance: inst, limit: limit, enc: blocktrace.NewStringEncoder(blocktrace.Options{Times: true}),
+	c := &BlockCapture{instance: inst, limit: limit, enc: blocktrace.NewStringEncoder(blocktrace.Options{Times: true}),
 		src:  blocktrace.Source{Major: dev[0], Minor: dev[1], Start: ext.start, Sectors: ext.sectors},
 		done: make(chan struct{}), stop: make(chan struct{})}
 	ev := filepath.Join(inst, "events", "block", "block_rq_complete")
@@ -91,7 +91,7 @@ func startBlockCapture(p *runplan.Partition, limit int) (*blockCapture, error) {
 }
 
 // read drains the pipe until stop, then once more.
-func (c *blockCapture) read(pipe *os.File) {
+func (c *BlockCapture) read(pipe *os.File) {
 	defer close(c.done)
 	defer pipe.Close()
 	var pending []byte
@@ -129,7 +129,7 @@ func (c *blockCapture) read(pipe *os.File) {
 }
 
 // line takes one line of the trace.
-func (c *blockCapture) line(s string) {
+func (c *BlockCapture) line(s string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	// "CPU:1 [LOST 12 EVENTS]": the ring buffer overran.
@@ -159,9 +159,9 @@ func (c *blockCapture) line(s string) {
 	}
 }
 
-// finish stops the trace and adds it to out: the trace itself when it is
+// Finish stops the trace and adds it to out: the trace itself when it is
 // whole, and what was lost.
-func (c *blockCapture) finish(out *step.Outcome) {
+func (c *BlockCapture) Finish(out *step.Outcome) {
 	overrun := c.overrun()
 	os.WriteFile(filepath.Join(c.instance, "tracing_on"), []byte("0"), 0)
 	close(c.stop)
@@ -200,7 +200,7 @@ func (c *blockCapture) finish(out *step.Outcome) {
 
 // overrun sums the events the instance's buffers dropped
 // (per_cpu/cpuN/stats "overrun:").
-func (c *blockCapture) overrun() int64 {
+func (c *BlockCapture) overrun() int64 {
 	files, _ := filepath.Glob(filepath.Join(c.instance, "per_cpu", "cpu*", "stats"))
 	var n int64
 	for _, f := range files {
@@ -220,7 +220,7 @@ func (c *blockCapture) overrun() int64 {
 }
 
 // remove takes the instance down.
-func (c *blockCapture) remove() {
+func (c *BlockCapture) remove() {
 	os.WriteFile(filepath.Join(c.instance, "events", "block", "block_rq_complete", "enable"), []byte("0"), 0)
 	unix.Rmdir(c.instance)
 }
