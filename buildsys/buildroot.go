@@ -2,41 +2,10 @@ package buildsys
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/fsbench/fsbench/filesystems"
 )
-
-// buildrootHostTools maps each host tool fsbench build runs to the
-// Buildroot option that builds it into HOST_DIR. Buildroot has no host
-// option for xfsprogs or nilfs-utils: those come from the build host's
-// PATH, which Buildroot keeps after HOST_DIR.
-var buildrootHostTools = map[string]string{
-	"mke2fs": "BR2_PACKAGE_HOST_E2FSPROGS", "debugfs": "BR2_PACKAGE_HOST_E2FSPROGS", "e2fsck": "BR2_PACKAGE_HOST_E2FSPROGS",
-	"mkfs.btrfs": "BR2_PACKAGE_HOST_BTRFS_PROGS", "btrfs": "BR2_PACKAGE_HOST_BTRFS_PROGS",
-	"mkfs.f2fs": "BR2_PACKAGE_HOST_F2FS_TOOLS", "sload.f2fs": "BR2_PACKAGE_HOST_F2FS_TOOLS", "fsck.f2fs": "BR2_PACKAGE_HOST_F2FS_TOOLS",
-	"mkfs.vfat": "BR2_PACKAGE_HOST_DOSFSTOOLS", "fsck.vfat": "BR2_PACKAGE_HOST_DOSFSTOOLS", "mcopy": "BR2_PACKAGE_HOST_MTOOLS",
-	"mksquashfs": "BR2_PACKAGE_HOST_SQUASHFS", "unsquashfs": "BR2_PACKAGE_HOST_SQUASHFS",
-	"mkfs.erofs": "BR2_PACKAGE_HOST_EROFS_UTILS", "fsck.erofs": "BR2_PACKAGE_HOST_EROFS_UTILS",
-	"mkfs.xfs": "", "xfs_db": "", "xfs_repair": "",
-	"mkfs.nilfs2": "",
-}
-
-// buildrootTargetTools are the target packages with a filesystem's mkfs
-// and checker, for the tests that re-make or check their partition.
-var buildrootTargetTools = map[string][]string{
-	"ext2":     {"BR2_PACKAGE_E2FSPROGS"},
-	"ext3":     {"BR2_PACKAGE_E2FSPROGS"},
-	"ext4":     {"BR2_PACKAGE_E2FSPROGS"},
-	"btrfs":    {"BR2_PACKAGE_BTRFS_PROGS"},
-	"f2fs":     {"BR2_PACKAGE_F2FS_TOOLS"},
-	"xfs":      {"BR2_PACKAGE_XFSPROGS"},
-	"nilfs2":   {"BR2_PACKAGE_NILFS_UTILS"},
-	"vfat":     {"BR2_PACKAGE_DOSFSTOOLS", "BR2_PACKAGE_DOSFSTOOLS_FSCK_FAT", "BR2_PACKAGE_DOSFSTOOLS_MKFS_FAT"},
-	"squashfs": {"BR2_PACKAGE_SQUASHFS"},
-	"erofs":    {"BR2_PACKAGE_EROFS_UTILS"},
-}
 
 // buildrootInit selects the init system the runner's start hook is for.
 var buildrootInit = map[string]string{
@@ -64,7 +33,7 @@ func buildrootVars(v *Vars, n *Needs, spec string) {
 	}
 	v.add(Block{Why: "fsbench on the build host; the runner on the target, which build also bakes into the image with the test plan.", Lines: pkgs})
 
-	host, missing := hostPackages(buildrootHostTools, n.Filesystems())
+	host, missing := hostPackages(func(p filesystems.Program) string { return p.BuildrootHost }, n.Filesystems())
 	blk := Block{Why: "Host tools that make the filesystems: " + strings.Join(n.Filesystems(), ", ") + "."}
 	for _, p := range host {
 		blk.Lines = append(blk.Lines, p+"=y")
@@ -73,8 +42,10 @@ func buildrootVars(v *Vars, n *Needs, spec string) {
 		blk.Notes = append(blk.Notes, fmt.Sprintf("%s: Buildroot has no host package with %s; install them on the build host (Debian: %s).",
 			t, strings.Join(missing[t], ", "), debianPackage(t)))
 	}
-	if slices.Contains(n.Filesystems(), "nilfs2") {
-		blk.Notes = append(blk.Notes, "nilfs2 with contents: build also boots qemu-system-x86_64 with Debian's kernel on the build host to fill it.")
+	for _, t := range n.Filesystems() {
+		if ft, ok := filesystems.Lookup(t); ok && ft.Populate == filesystems.PopulateVM {
+			blk.Notes = append(blk.Notes, t+" with contents: build also boots qemu-system-x86_64 with Debian's kernel on the build host to fill it.")
+		}
 	}
 	v.add(blk)
 
@@ -86,7 +57,7 @@ func buildrootVars(v *Vars, n *Needs, spec string) {
 		}
 	}
 	for _, t := range n.TargetFS {
-		for _, p := range buildrootTargetTools[t] {
+		for _, p := range targetPackages(t).Buildroot {
 			lines = addOnce(lines, p+"=y")
 		}
 	}

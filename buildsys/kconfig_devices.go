@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/fsbench/fsbench/filesystems"
 	"github.com/fsbench/fsbench/plan"
 	"github.com/fsbench/fsbench/wire/arch"
 )
@@ -85,33 +86,9 @@ func (k *kbuilder) pci(b plan.Board) []Option {
 	return opts
 }
 
-// kernelFS is what the kernel needs to mount a filesystem type: its
-// driver (and the tristate helpers that follow it, such as FAT's code
-// pages), and boolean sub-options that are always y.
-type kernelFS struct {
-	drivers, bools []string
-}
-
-// kernelFilesystems covers every type of the filesystems catalogue (a
-// test holds them together). ext2 and ext3 are mounted by the ext4 driver,
-// which registers ext3 itself and ext2 with EXT4_USE_FOR_EXT2. vfat needs
-// the code page and character set FAT mounts with by default (437,
-// iso8859-1).
-var kernelFilesystems = map[string]kernelFS{
-	"ext2":     {drivers: []string{"EXT4_FS"}, bools: []string{"EXT4_USE_FOR_EXT2"}},
-	"ext3":     {drivers: []string{"EXT4_FS"}},
-	"ext4":     {drivers: []string{"EXT4_FS"}},
-	"btrfs":    {drivers: []string{"BTRFS_FS"}},
-	"f2fs":     {drivers: []string{"F2FS_FS"}},
-	"xfs":      {drivers: []string{"XFS_FS"}},
-	"nilfs2":   {drivers: []string{"NILFS2_FS"}},
-	"vfat":     {drivers: []string{"VFAT_FS", "NLS_CODEPAGE_437", "NLS_ISO8859_1"}},
-	"squashfs": {drivers: []string{"SQUASHFS"}},
-	"erofs":    {drivers: []string{"EROFS_FS"}},
-}
-
-// featureConfig maps an mkfs feature to the kernel option that lets the
-// driver mount a filesystem with it.
+// featureConfig maps an mkfs feature that several types share to the
+// kernel option that lets a driver mount a filesystem with it; a type's
+// own ones are in its catalogue entry (Kernel.FeatureConfig).
 var featureConfig = map[string]string{
 	"encrypt":       "FS_ENCRYPTION",
 	"verity":        "FS_VERITY",
@@ -121,35 +98,30 @@ var featureConfig = map[string]string{
 	"project_quota": "QUOTA",
 }
 
-// squashfsDecompressors maps mksquashfs -comp to the kernel's decompressor.
-var squashfsDecompressors = map[string]string{
-	"gzip": "SQUASHFS_ZLIB", "lzo": "SQUASHFS_LZO", "lz4": "SQUASHFS_LZ4",
-	"xz": "SQUASHFS_XZ", "zstd": "SQUASHFS_ZSTD",
-}
-
 // filesystems returns the options for types, their drivers at value.
 func (k *kbuilder) filesystems(n *Needs, types []string, value string) []Option {
 	var opts []Option
 	for _, t := range types {
-		kf := kernelFilesystems[t]
-		opts = append(opts, kopts(value, kf.drivers...)...)
-		opts = append(opts, kopts("y", kf.bools...)...)
+		ft, ok := filesystems.Lookup(t)
+		if !ok {
+			continue
+		}
+		kn := ft.Kernel
+		opts = append(opts, kopts(value, kn.Config...)...)
+		opts = append(opts, kopts("y", kn.Bools...)...)
 		for _, feat := range n.Features[t] {
 			if c, ok := featureConfig[feat]; ok {
 				opts = append(opts, Option{c, "y"})
 			}
-			if t == "f2fs" && feat == "compression" {
-				opts = append(opts, Option{"F2FS_FS_COMPRESSION", "y"})
+			if c, ok := kn.FeatureConfig[feat]; ok {
+				opts = append(opts, Option{c, "y"})
 			}
 		}
-		switch t {
-		case "squashfs":
-			for _, c := range n.SquashfsComp {
-				opts = append(opts, Option{squashfsDecompressors[c], "y"})
-			}
-		case "erofs":
-			if n.ErofsCompressed {
-				opts = append(opts, Option{"EROFS_FS_ZIP", "y"})
+		for _, c := range n.Compressors[t] {
+			if opt, ok := kn.Compressors[c]; ok {
+				opts = append(opts, Option{opt, "y"})
+			} else if opt, ok := kn.Compressors["*"]; ok {
+				opts = append(opts, Option{opt, "y"})
 			}
 		}
 	}

@@ -176,24 +176,24 @@ func TestFragmentIsStable(t *testing.T) {
 	}
 }
 
-// The tables cover the whole catalogue, so that a new filesystem or tool
-// cannot be left out of the kernel fragment or the build settings.
+// What buildsys reads of every type is in the catalogue, and the packages
+// it names are ones the build systems have: the options Buildroot calls
+// its host and target packages by.
 func TestTablesCoverCatalogue(t *testing.T) {
 	for _, name := range filesystems.Names() {
-		if kf, ok := kernelFilesystems[name]; !ok || len(kf.drivers) == 0 {
-			t.Errorf("no kernel driver for %s", name)
-		}
-		for sys, m := range map[string]map[string][]string{"buildroot": buildrootTargetTools, "yocto": yoctoTargetTools} {
-			if _, ok := m[name]; !ok {
-				t.Errorf("%s: no target tools for %s", sys, name)
+		ft, _ := filesystems.Lookup(name)
+		for _, p := range ft.Target.Buildroot {
+			if !strings.HasPrefix(p, "BR2_PACKAGE_") || strings.HasPrefix(p, "BR2_PACKAGE_HOST_") {
+				t.Errorf("%s: %s is no Buildroot target package", name, p)
 			}
 		}
-		ft, _ := filesystems.Lookup(name)
 		for _, tool := range ft.Tools {
-			for sys, m := range map[string]map[string]string{"buildroot": buildrootHostTools, "yocto": yoctoNativeTools} {
-				if _, ok := m[tool]; !ok {
-					t.Errorf("%s: %s tool %s is not mapped (\"\" if the build system has none)", sys, name, tool)
-				}
+			p, _ := ft.Program(tool)
+			if p.BuildrootHost != "" && !strings.HasPrefix(p.BuildrootHost, "BR2_PACKAGE_HOST_") {
+				t.Errorf("%s: %s is no Buildroot host package", name, p.BuildrootHost)
+			}
+			if p.YoctoNative != "" && !strings.HasSuffix(p.YoctoNative, "-native") {
+				t.Errorf("%s: %s is no native recipe", name, p.YoctoNative)
 			}
 		}
 	}

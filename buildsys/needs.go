@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/fsbench/fsbench/filesystems"
 	"github.com/fsbench/fsbench/plan"
 	"github.com/fsbench/fsbench/recipes"
 )
@@ -22,12 +23,11 @@ type Needs struct {
 	// Features are the mkfs features switched on per type (a feature
 	// written "^name", switched off, is not listed).
 	Features map[string][]string
-	// SquashfsComp lists the squashfs compressors in use; ErofsCompressed
-	// says whether an erofs image is compressed.
-	SquashfsComp    []string
-	ErofsCompressed bool
-	Tables          []string // "gpt", "mbr"
-	Recipes         []string // the test recipes used
+	// Compressors are the compressors the mkfs commands name, per type
+	// (mksquashfs -comp, mkfs.erofs -z).
+	Compressors map[string][]string
+	Tables      []string // "gpt", "mbr"
+	Recipes     []string // the test recipes used
 	// TargetFS are the types whose own tools (mkfs, fsck) the runner calls
 	// on the target, because a test that re-makes or checks its partition
 	// runs on one of that type; FSTools are the recipes of those tests.
@@ -44,7 +44,7 @@ type Needs struct {
 
 // Analyze merges what every variant of p needs.
 func Analyze(p *plan.Plan) *Needs {
-	n := &Needs{Spec: p.Spec, Features: map[string][]string{}}
+	n := &Needs{Spec: p.Spec, Features: map[string][]string{}, Compressors: map[string][]string{}}
 	root, other := map[string]bool{}, map[string]bool{}
 	for _, v := range p.Variants {
 		n.Variants = append(n.Variants, v.Name)
@@ -109,11 +109,14 @@ func Analyze(p *plan.Plan) *Needs {
 			n.OtherFS = append(n.OtherFS, t)
 		}
 	}
-	for _, s := range [][]string{n.RootFS, n.OtherFS, n.SquashfsComp, n.Tables, n.TargetFS, n.FSTools, n.Programs} {
+	for _, s := range [][]string{n.RootFS, n.OtherFS, n.Tables, n.TargetFS, n.FSTools, n.Programs} {
 		sort.Strings(s)
 	}
 	for t := range n.Features {
 		sort.Strings(n.Features[t])
+	}
+	for t := range n.Compressors {
+		sort.Strings(n.Compressors[t])
 	}
 	return n
 }
@@ -125,16 +128,16 @@ func (n *Needs) addFilesystem(f *plan.Filesystem) {
 			n.Features[f.Type] = addOnce(n.Features[f.Type], feat)
 		}
 	}
+	ft, ok := filesystems.Lookup(f.Type)
+	if !ok || ft.Kernel.CompressorFlag == "" {
+		return
+	}
 	argv := f.Mkfs.Argv
-	switch f.Type {
-	case "squashfs":
-		if i := slices.Index(argv, "-comp"); i >= 0 && i+1 < len(argv) {
-			n.SquashfsComp = addOnce(n.SquashfsComp, argv[i+1])
-		}
-	case "erofs":
-		if slices.Contains(argv, "-z") {
-			n.ErofsCompressed = true
-		}
+	if i := slices.Index(argv, ft.Kernel.CompressorFlag); i >= 0 && i+1 < len(argv) {
+		// mkfs.erofs -z takes "lz4hc,12": the level is not the
+		// compressor's name.
+		name, _, _ := strings.Cut(argv[i+1], ",")
+		n.Compressors[f.Type] = addOnce(n.Compressors[f.Type], name)
 	}
 }
 

@@ -93,10 +93,11 @@ var systemTitle = map[string]string{"buildroot": "Buildroot", "yocto": "Yocto"}
 
 func (v *Vars) add(b Block) { v.Blocks = append(v.Blocks, b) }
 
-// hostPackages maps every host tool of the filesystems catalogue to what
-// provides it in a build system; "" means the build system has none and
-// the tool comes from the build host. A test keeps the map complete.
-func hostPackages(tools map[string]string, types []string) (pkgs []string, missing map[string][]string) {
+// hostPackages returns what provides the host tools of types in a build
+// system, as of picks it from each program of the catalogue, and, by
+// type, the tools the build system has no package for ("" from of): those
+// come from the build host.
+func hostPackages(of func(filesystems.Program) string, types []string) (pkgs []string, missing map[string][]string) {
 	missing = map[string][]string{}
 	for _, t := range types {
 		ft, ok := filesystems.Lookup(t)
@@ -104,7 +105,8 @@ func hostPackages(tools map[string]string, types []string) (pkgs []string, missi
 			continue
 		}
 		for _, tool := range ft.Tools {
-			if p := tools[tool]; p != "" {
+			prog, _ := ft.Program(tool)
+			if p := of(prog); p != "" {
 				if !slices.Contains(pkgs, p) {
 					pkgs = append(pkgs, p)
 				}
@@ -115,6 +117,15 @@ func hostPackages(tools map[string]string, types []string) (pkgs []string, missi
 	}
 	sort.Strings(pkgs)
 	return pkgs, missing
+}
+
+// targetPackages are the packages with a type's own programs for the
+// target.
+func targetPackages(fsType string) filesystems.TargetPackages {
+	if t, ok := filesystems.Lookup(fsType); ok {
+		return t.Target
+	}
+	return filesystems.TargetPackages{}
 }
 
 // sortedTypes returns the keys of a per-type map in order.

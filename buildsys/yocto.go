@@ -2,46 +2,17 @@ package buildsys
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
+
+	"github.com/fsbench/fsbench/filesystems"
 )
 
-// yoctoNativeTools maps each host tool fsbench build runs to the native
-// recipe that provides it in the image's sysroot. Only do_fetch reaches
-// the network and the build host's own tools are hidden (HOSTTOOLS), so a
-// tool without a native recipe (xfsprogs and nilfs-utils have none) cannot
-// run inside bitbake.
-var yoctoNativeTools = map[string]string{
-	"mke2fs": "e2fsprogs-native", "debugfs": "e2fsprogs-native", "e2fsck": "e2fsprogs-native",
-	"mkfs.btrfs": "btrfs-tools-native", "btrfs": "btrfs-tools-native",
-	"mkfs.f2fs": "f2fs-tools-native", "sload.f2fs": "f2fs-tools-native", "fsck.f2fs": "f2fs-tools-native",
-	"mkfs.vfat": "dosfstools-native", "fsck.vfat": "dosfstools-native", "mcopy": "mtools-native",
-	"mksquashfs": "squashfs-tools-native", "unsquashfs": "squashfs-tools-native",
-	"mkfs.erofs": "erofs-utils-native", "fsck.erofs": "erofs-utils-native",
-	"mkfs.xfs": "", "xfs_db": "", "xfs_repair": "",
-	"mkfs.nilfs2": "",
-}
-
-// yoctoTargetTools are the packages with a filesystem's mkfs and checker.
-var yoctoTargetTools = map[string][]string{
-	"ext2":     {"e2fsprogs-e2fsck", "e2fsprogs-mke2fs"},
-	"ext3":     {"e2fsprogs-e2fsck", "e2fsprogs-mke2fs"},
-	"ext4":     {"e2fsprogs-e2fsck", "e2fsprogs-mke2fs"},
-	"btrfs":    {"btrfs-tools"},
-	"f2fs":     {"f2fs-tools"},
-	"xfs":      {"xfsprogs"},
-	"nilfs2":   {"nilfs-utils"},
-	"vfat":     {"dosfstools"},
-	"squashfs": {"squashfs-tools"},
-	"erofs":    {"erofs-utils"},
-}
-
-// yoctoLayers names the layer of every recipe above that is not in
-// openembedded-core.
-var yoctoLayers = map[string]string{
-	"f2fs-tools": "meta-oe", "f2fs-tools-native": "meta-oe", "fio": "meta-oe",
-	"xfsprogs": "meta-filesystems", "nilfs-utils": "meta-filesystems",
-}
+// yoctoLayers names the layer of every recipe of a program the tests
+// run (yoctoPrograms) that is not in openembedded-core; a filesystem's
+// recipes name theirs in the catalogue.
+var yoctoLayers = map[string]string{"fio": "meta-oe"}
 
 // yoctoInit is the INIT_MANAGER of each init system the runner's start
 // hook is written for.
@@ -59,7 +30,7 @@ func yoctoVars(v *Vars, n *Needs, spec string) {
 		Notes: []string{`FSBENCH_SPEC is read at build time: an absolute path, or "${THISDIR}/files/board.fsb.hcl" in the image recipe (fsbench buildvars -spec-path).`},
 	})
 	var used []string
-	native, missing := hostPackages(yoctoNativeTools, n.Filesystems())
+	native, missing := hostPackages(func(p filesystems.Program) string { return p.YoctoNative }, n.Filesystems())
 	blk := Block{Why: "Native tools that make the filesystems: " + strings.Join(n.Filesystems(), ", ") + "."}
 	if len(native) > 0 {
 		blk.Lines = []string{fmt.Sprintf("FSBENCH_NATIVE_DEPENDS = %q", strings.Join(native, " "))}
@@ -78,7 +49,7 @@ func yoctoVars(v *Vars, n *Needs, spec string) {
 		}
 	}
 	for _, t := range n.TargetFS {
-		for _, p := range yoctoTargetTools[t] {
+		for _, p := range targetPackages(t).Yocto {
 			pkgs = addOnce(pkgs, p)
 		}
 	}
@@ -108,6 +79,11 @@ func yoctoVars(v *Vars, n *Needs, spec string) {
 			layers[l] = true
 		}
 	}
+	for _, t := range n.Filesystems() {
+		if l := targetPackages(t).YoctoLayer; l != "" && (slices.Contains(n.TargetFS, t) || hasNative(t)) {
+			layers[l] = true
+		}
+	}
 	if len(layers) > 0 {
 		var names []string
 		for l := range layers {
@@ -122,3 +98,18 @@ func yoctoVars(v *Vars, n *Needs, spec string) {
 // yoctoPrograms are the Yocto packages of the programs tests run on the
 // target (fio is in meta-oe).
 var yoctoPrograms = map[string]string{"fio": "fio", "sqlite3": "sqlite3"}
+
+// hasNative says whether a native recipe provides one of the host tools
+// of fsType: the type's layer is then needed for the build.
+func hasNative(fsType string) bool {
+	t, ok := filesystems.Lookup(fsType)
+	if !ok {
+		return false
+	}
+	for _, tool := range t.Tools {
+		if p, _ := t.Program(tool); p.YoctoNative != "" {
+			return true
+		}
+	}
+	return false
+}

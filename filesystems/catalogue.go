@@ -88,8 +88,10 @@ type Type struct {
 	// versions and tests can skip when one is missing.
 	Tools []string
 	// Checker is the read-only checker's argv prefix; the image path is
-	// appended. Nil when the filesystem has no checker (nilfs2).
-	Checker []string
+	// appended. Nil when the filesystem has no checker (nilfs2), and then
+	// NoChecker says why, in words the runner reports.
+	Checker   []string
+	NoChecker string
 	// Cleaner is the userspace garbage collector a system runs beside a
 	// mounted filesystem of the type, as its mount helper starts it
 	// (mount.nilfs2 starts nilfs_cleanerd): argv, with {device} and
@@ -143,6 +145,25 @@ type Type struct {
 	// device numbers (FAT: names, file data and mtimes only), so that its
 	// contents need no fakeroot session to be staged.
 	NoOwners bool
+
+	// Kernel is what a kernel needs to mount the type.
+	Kernel Kernel
+	// Programs are the type's programs on the build host (every one of
+	// Tools) and on the target (its checker, mkfs and cleaner, under the
+	// names a plan may give them), with the packages they come from.
+	Programs []Program
+	// Target are the Buildroot and Yocto packages with the type's own
+	// programs for the target.
+	Target TargetPackages
+	// ReadBack is how tests read an image of the type back on the host.
+	ReadBack ReadBack
+	// PartitionType is the partition type shortcut (plan's partition
+	// types: "linux", "fat32") a partition holding the type gets when the
+	// spec gives none.
+	PartitionType string
+	// BootFiles says that U-Boot reads boot files (kernel, device tree,
+	// extlinux.conf, boot.scr) from the type.
+	BootFiles bool
 
 	resolve func(*build)
 }

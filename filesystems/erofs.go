@@ -22,8 +22,14 @@ import (
 func erofsType() *Type {
 	return &Type{
 		Name: "erofs", Tool: "mkfs.erofs", Package: "erofs-utils",
-		Tools:            []string{"mkfs.erofs", "fsck.erofs"},
-		Checker:          []string{"fsck.erofs", "--extract"},
+		Tools:   []string{"mkfs.erofs", "fsck.erofs"},
+		Checker: []string{"fsck.erofs", "--extract"},
+		Kernel: Kernel{Config: []string{"EROFS_FS"}, Module: "erofs", CompressorFlag: "-z",
+			Compressors: map[string]string{"*": "EROFS_FS_ZIP"}},
+		Programs:         hostPrograms("erofs-utils", "BR2_PACKAGE_HOST_EROFS_UTILS", "erofs-utils-native", "mkfs.erofs", "fsck.erofs"),
+		Target:           TargetPackages{Buildroot: []string{"BR2_PACKAGE_EROFS_UTILS"}, Yocto: []string{"erofs-utils"}},
+		ReadBack:         ReadBack{Method: ReadMount, MountOptions: "ro"},
+		PartitionType:    "linux",
 		ReadOnly:         true,
 		Journal:          JournalNone,
 		Populate:         PopulateSource,

@@ -40,8 +40,25 @@ const (
 func extType(name string, journal JournalSupport) *Type {
 	t := &Type{
 		Name: name, Tool: "mke2fs", Package: "e2fsprogs",
-		Tools:            []string{"mke2fs", "debugfs", "e2fsck"},
-		Checker:          []string{"e2fsck", "-fn"},
+		Tools:   []string{"mke2fs", "debugfs", "e2fsck"},
+		Checker: []string{"e2fsck", "-fn"},
+		// ext2 and ext3 are mounted by the ext4 driver, which registers
+		// ext3 itself and ext2 with EXT4_USE_FOR_EXT2.
+		Kernel: Kernel{Config: []string{"EXT4_FS"}, Bools: extBools(name), Module: "ext4",
+			MountModules: []string{"crc32c_generic"}},
+		Programs: withData(append(
+			hostPrograms("e2fsprogs", "BR2_PACKAGE_HOST_E2FSPROGS", "e2fsprogs-native", "mke2fs", "debugfs", "e2fsck"),
+			targetPrograms("e2fsprogs", "fsck.ext2", "fsck.ext3", "fsck.ext4", "mkfs.ext2", "mkfs.ext3", "mkfs.ext4",
+				"tune2fs", "dumpe2fs", "resize2fs")...),
+			// mke2fs takes the features and sizes of each ext type from
+			// mke2fs.conf and, without it, makes filesystems unlike the
+			// host's.
+			[]string{"etc/mke2fs.conf"}, "mke2fs", "mkfs.ext2", "mkfs.ext3", "mkfs.ext4"),
+		Target: TargetPackages{Buildroot: []string{"BR2_PACKAGE_E2FSPROGS"},
+			Yocto: []string{"e2fsprogs-e2fsck", "e2fsprogs-mke2fs"}},
+		ReadBack:         ReadBack{Method: ReadDebugfs, LostFound: true},
+		PartitionType:    "linux",
+		BootFiles:        true,
 		Journal:          journal,
 		Populate:         PopulateMkfsFlag,
 		MinSize:          units.MiB,
@@ -60,6 +77,14 @@ func extType(name string, journal JournalSupport) *Type {
 		resolve: resolveExt,
 	}
 	return t
+}
+
+// extBools are the boolean kernel options that mount an ext type.
+func extBools(name string) []string {
+	if name == "ext2" {
+		return []string{"EXT4_USE_FOR_EXT2"}
+	}
+	return nil
 }
 
 func ext2Type() *Type { return extType("ext2", JournalNone) }

@@ -27,8 +27,17 @@ import (
 func f2fsType() *Type {
 	return &Type{
 		Name: "f2fs", Tool: "mkfs.f2fs", Package: "f2fs-tools",
-		Tools:            []string{"mkfs.f2fs", "sload.f2fs", "fsck.f2fs"},
-		Checker:          []string{"fsck.f2fs", "--dry-run"},
+		Tools:   []string{"mkfs.f2fs", "sload.f2fs", "fsck.f2fs"},
+		Checker: []string{"fsck.f2fs", "--dry-run"},
+		Kernel: Kernel{Config: []string{"F2FS_FS"}, Module: "f2fs", MountModules: []string{"crc32_generic"},
+			FeatureConfig: map[string]string{"compression": "F2FS_FS_COMPRESSION"}},
+		Programs: append(hostPrograms("f2fs-tools", "BR2_PACKAGE_HOST_F2FS_TOOLS", "f2fs-tools-native", "mkfs.f2fs", "sload.f2fs", "fsck.f2fs"),
+			targetPrograms("f2fs-tools", "dump.f2fs")...),
+		Target: TargetPackages{Buildroot: []string{"BR2_PACKAGE_F2FS_TOOLS"}, Yocto: []string{"f2fs-tools"},
+			YoctoLayer: "meta-oe"},
+		// Debian 12's kernel has no f2fs module for the host to mount.
+		ReadBack:         ReadBack{Method: ReadInGuest},
+		PartitionType:    "linux",
 		Journal:          JournalNone,
 		Populate:         PopulateTool,
 		MinSize:          52 * units.MiB,

@@ -39,8 +39,19 @@ const (
 func nilfs2Type() *Type {
 	return &Type{
 		Name: "nilfs2", Tool: "mkfs.nilfs2", Package: "nilfs-tools",
-		Tools:   []string{"mkfs.nilfs2"},
-		Checker: nil,
+		Tools:     []string{"mkfs.nilfs2"},
+		Checker:   nil,
+		NoChecker: "nilfs2 has no offline checker (it recovers from its log at mount)",
+		Kernel:    Kernel{Config: []string{"NILFS2_FS"}, Module: "nilfs2"},
+		// Neither Buildroot nor Yocto builds nilfs-utils for the build
+		// host.
+		Programs: withData(append(hostPrograms("nilfs-tools", "", "", "mkfs.nilfs2"),
+			targetPrograms("nilfs-tools", "nilfs-tune", "nilfs_cleanerd")...),
+			[]string{"etc/nilfs_cleanerd.conf"}, "nilfs_cleanerd"),
+		Target: TargetPackages{Buildroot: []string{"BR2_PACKAGE_NILFS_UTILS"}, Yocto: []string{"nilfs-utils"},
+			YoctoLayer: "meta-filesystems"},
+		ReadBack:      ReadBack{Method: ReadInGuest},
+		PartitionType: "linux",
 		// nilfs-utils' mount.nilfs2 starts it on every mount; without it
 		// no segment is ever reclaimed.
 		Cleaner:          []string{"nilfs_cleanerd", "-c", "/etc/nilfs_cleanerd.conf", "{device}", "{mountpoint}"},

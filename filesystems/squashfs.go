@@ -27,8 +27,15 @@ func squashfsType() *Type {
 	}
 	return &Type{
 		Name: "squashfs", Tool: "mksquashfs", Package: "squashfs-tools",
-		Tools:            []string{"mksquashfs", "unsquashfs"},
-		Checker:          []string{"unsquashfs", "-no-progress", "-lls"},
+		Tools:   []string{"mksquashfs", "unsquashfs"},
+		Checker: []string{"unsquashfs", "-no-progress", "-lls"},
+		Kernel: Kernel{Config: []string{"SQUASHFS"}, Module: "squashfs", CompressorFlag: "-comp",
+			Compressors: map[string]string{"gzip": "SQUASHFS_ZLIB", "lzo": "SQUASHFS_LZO", "lz4": "SQUASHFS_LZ4",
+				"xz": "SQUASHFS_XZ", "zstd": "SQUASHFS_ZSTD"}},
+		Programs:         hostPrograms("squashfs-tools", "BR2_PACKAGE_HOST_SQUASHFS", "squashfs-tools-native", "mksquashfs", "unsquashfs"),
+		Target:           TargetPackages{Buildroot: []string{"BR2_PACKAGE_SQUASHFS"}, Yocto: []string{"squashfs-tools"}},
+		ReadBack:         ReadBack{Method: ReadUnsquashfs},
+		PartitionType:    "linux",
 		ReadOnly:         true,
 		Journal:          JournalNone,
 		Populate:         PopulateSource,

@@ -38,8 +38,20 @@ func vfatType() *Type {
 			Why: "FAT holds only files and directories, with UCS-2 long names"},
 		// mcopy stores no owner and no mode: it sets no attribute from
 		// the permission bits either.
-		NoOwners:         true,
-		Checker:          []string{"fsck.vfat", "-n"},
+		NoOwners: true,
+		Checker:  []string{"fsck.vfat", "-n"},
+		// FAT mounts with code page 437 and iso8859-1 by default.
+		Kernel: Kernel{Config: []string{"VFAT_FS", "NLS_CODEPAGE_437", "NLS_ISO8859_1"}, Module: "vfat",
+			MountModules: []string{"nls_cp437", "nls_ascii", "nls_utf8"}},
+		Programs: append(append(
+			hostPrograms("dosfstools", "BR2_PACKAGE_HOST_DOSFSTOOLS", "dosfstools-native", "mkfs.vfat", "fsck.vfat"),
+			hostPrograms("mtools", "BR2_PACKAGE_HOST_MTOOLS", "mtools-native", "mcopy")...),
+			targetPrograms("dosfstools", "fsck.fat", "dosfsck", "mkfs.fat", "mkdosfs")...),
+		Target: TargetPackages{Buildroot: []string{"BR2_PACKAGE_DOSFSTOOLS", "BR2_PACKAGE_DOSFSTOOLS_FSCK_FAT", "BR2_PACKAGE_DOSFSTOOLS_MKFS_FAT"},
+			Yocto: []string{"dosfstools"}},
+		ReadBack:         ReadBack{Method: ReadMtools},
+		PartitionType:    "fat32", // the FAT/ESP-compatible basic data type firmware reads
+		BootFiles:        true,
 		Journal:          JournalNone,
 		Populate:         PopulateMtools,
 		MinSize:          49 * units.KiB, // FAT32; FAT12 needs 50KiB

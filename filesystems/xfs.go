@@ -40,8 +40,18 @@ const (
 func xfsType() *Type {
 	return &Type{
 		Name: "xfs", Tool: "mkfs.xfs", Package: "xfsprogs",
-		Tools:            []string{"mkfs.xfs", "xfs_db", "xfs_repair"},
-		Checker:          []string{"xfs_repair", "-n"},
+		Tools:   []string{"mkfs.xfs", "xfs_db", "xfs_repair"},
+		Checker: []string{"xfs_repair", "-n"},
+		Kernel:  Kernel{Config: []string{"XFS_FS"}, Module: "xfs", MountModules: []string{"crc32c_generic"}},
+		// Neither Buildroot nor Yocto builds xfsprogs for the build host.
+		Programs: append(hostPrograms("xfsprogs", "", "", "mkfs.xfs", "xfs_db", "xfs_repair"),
+			targetPrograms("xfsprogs", "xfs_io")...),
+		Target: TargetPackages{Buildroot: []string{"BR2_PACKAGE_XFSPROGS"}, Yocto: []string{"xfsprogs"},
+			YoctoLayer: "meta-filesystems"},
+		// norecovery: a read-back must not write; nouuid: the build's
+		// images share UUIDs derived from the same names.
+		ReadBack:         ReadBack{Method: ReadMount, MountOptions: "ro,norecovery,nouuid"},
+		PartitionType:    "linux",
 		Journal:          JournalRequired,
 		Populate:         PopulateProtofile,
 		MinSize:          xfsMinSize,

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fsbench/fsbench/filesystems"
 	"github.com/fsbench/fsbench/wire/arch"
 )
 
@@ -262,11 +263,12 @@ var (
 )
 
 // defaultPartType picks the type from the filesystem when the spec gives
-// none: FAT gets the FAT/ESP-compatible "basic data" type firmware reads,
-// everything else Linux data.
+// none, as its catalogue entry says (FAT gets the FAT/ESP-compatible
+// "basic data" type firmware reads, the others Linux data), and Linux data
+// for a partition without a filesystem.
 func defaultPartType(fsType string) string {
-	if fsType == "vfat" {
-		return "fat32"
+	if t, ok := filesystems.Lookup(fsType); ok {
+		return t.PartitionType
 	}
 	return "linux"
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fsbench/fsbench/filesystems"
 	"github.com/fsbench/fsbench/spec"
 	"github.com/fsbench/fsbench/wire/arch"
 )
@@ -321,5 +322,17 @@ func TestPartTypesMatchUtilLinux(t *testing.T) {
 		if !checked[strings.ToLower(n)] {
 			t.Errorf("%s not checked against util-linux", n)
 		}
+	}
+}
+
+// Every filesystem's default partition type is a shortcut the tables know.
+func TestCatalogueDefaultPartTypesAreKnown(t *testing.T) {
+	for _, name := range filesystems.Names() {
+		if _, ok := knownPartType(defaultPartType(name)); !ok {
+			t.Errorf("%s: default partition type %q is no shortcut", name, defaultPartType(name))
+		}
+	}
+	if defaultPartType("vfat") != "fat32" || defaultPartType("ext4") != "linux" || defaultPartType("") != "linux" {
+		t.Errorf("defaults: vfat %q, ext4 %q, none %q", defaultPartType("vfat"), defaultPartType("ext4"), defaultPartType(""))
 	}
 }

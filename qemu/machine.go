@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/fsbench/fsbench/filesystems"
 	"github.com/fsbench/fsbench/wire/arch"
 )
 
@@ -188,20 +189,6 @@ func (m Machine) cmdline() string {
 	return strings.Join(params, " ")
 }
 
-// fsModules are the modules a root filesystem needs besides its own: the
-// crypto algorithms it allocates at mount time (their soft dependencies,
-// which Kernel.ModuleClosure does not follow) and the character sets.
-var fsModules = map[string][]string{
-	"ext4":   {"crc32c_generic"},
-	"ext3":   {"crc32c_generic"},
-	"ext2":   {"crc32c_generic"},
-	"xfs":    {"crc32c_generic"},
-	"btrfs":  {"crc32c_generic"},
-	"f2fs":   {"crc32_generic"},
-	"vfat":   {"nls_cp437", "nls_ascii", "nls_utf8"},
-	"nilfs2": nil,
-}
-
 // Modules returns the names of the kernel modules an initramfs needs to
 // boot m with root filesystems of the given types: the drivers of the
 // disks' interfaces, the watchdog's, and each filesystem with what it asks
@@ -233,11 +220,15 @@ func (m Machine) Modules(fstypes ...string) []string {
 		add("virtio_pci", "virtio_console")
 	}
 	for _, t := range fstypes {
-		add(fsModules[t]...)
-		if t == "ext2" || t == "ext3" {
-			t = "ext4" // ext4 mounts them
+		ft, ok := filesystems.Lookup(t)
+		if !ok {
+			add(t)
+			continue
 		}
-		add(t)
+		// What the driver asks for at mount time first (crypto
+		// algorithms, character sets), then the driver.
+		add(ft.Kernel.MountModules...)
+		add(ft.Kernel.Module)
 	}
 	return out
 }

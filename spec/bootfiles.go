@@ -2,9 +2,11 @@ package spec
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/fsbench/fsbench/filesystems"
 	"github.com/fsbench/fsbench/spec/diag"
 )
 
@@ -79,9 +81,6 @@ func (d *decoder) partitionRefFor(a *hcl.Attribute, name string) string {
 	return ""
 }
 
-// bootFileTypes are the filesystems U-Boot reads boot files from.
-var bootFileTypes = []string{"vfat", "ext2", "ext3", "ext4"}
-
 // checkBootFiles finds the boot files' partition in the image the board
 // boots and checks that U-Boot can read it.
 func (d *decoder) checkBootFiles(bd *Board, images []*Image) {
@@ -111,8 +110,27 @@ func (d *decoder) checkBootFiles(bd *Board, images []*Image) {
 		d.errorf(rng, "Unknown partition", "Image %q, the one the board boots, has no partition %q.%s", img.Name, bf.Partition, diag.DidYouMean(bf.Partition, names))
 	case p.Filesystem == nil:
 		d.errorf(rng, "Boot files on a partition without a filesystem", "Partition %q has no filesystem block to put the boot files in.", p.Name)
-	case !slices.Contains(bootFileTypes, p.Filesystem.Type):
+	case !readsBootFiles(p.Filesystem.Type):
 		d.errorf(rng, "Boot files on a filesystem U-Boot cannot read",
-			"U-Boot reads boot files from FAT and ext2/3/4, and partition %q holds %s: put them on a vfat or ext4 partition with partition = partition.NAME.", p.Name, p.Filesystem.Type)
+			"U-Boot reads boot files from %s only, and partition %q holds %s: put them on a partition of one of those types with partition = partition.NAME.",
+			strings.Join(bootFileTypes(), ", "), p.Name, p.Filesystem.Type)
 	}
+}
+
+// readsBootFiles says whether U-Boot reads boot files from a filesystem
+// of type fsType.
+func readsBootFiles(fsType string) bool {
+	t, ok := filesystems.Lookup(fsType)
+	return ok && t.BootFiles
+}
+
+// bootFileTypes are the types U-Boot reads boot files from, for messages.
+func bootFileTypes() []string {
+	var out []string
+	for _, n := range filesystems.Names() {
+		if readsBootFiles(n) {
+			out = append(out, n)
+		}
+	}
+	return out
 }

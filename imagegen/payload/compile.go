@@ -17,6 +17,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/fsbench/fsbench/filesystems"
 	"github.com/fsbench/fsbench/plan"
 	"github.com/fsbench/fsbench/recipes"
 	"github.com/fsbench/fsbench/wire/runplan"
@@ -130,11 +131,7 @@ func step(rec *recipes.Recipe, t plan.Test, c recipes.Case, on string, part *run
 	}
 	if part != nil && (rec.Needs.Checker || rec.Needs.Mkfs) {
 		if rec.Needs.Checker {
-			check := part.Check
-			if len(check) == 0 {
-				check = runplan.DefaultChecker(part.FS)
-			}
-			add(&n.Programs, first(check))
+			add(&n.Programs, first(part.Check))
 		}
 		if rec.Needs.Mkfs {
 			add(&n.Programs, first(part.Mkfs))
@@ -174,6 +171,8 @@ func partition(storage string, p plan.Partition) runplan.Partition {
 		rp.CleanerPeriod = slices.Clone(f.CleanerPeriod)
 		if f.Check != nil {
 			rp.Check = onDevice(f.Check.Argv)
+		} else if t, ok := filesystems.Lookup(f.Type); ok {
+			rp.NoCheck = t.NoChecker
 		}
 	}
 	return rp

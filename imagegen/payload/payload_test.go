@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fsbench/fsbench/filesystems"
 	"github.com/fsbench/fsbench/plan"
 	"github.com/fsbench/fsbench/spec"
 	"github.com/fsbench/fsbench/wire/runplan"
@@ -154,5 +155,33 @@ func TestFindRunnerSaysWhatToDo(t *testing.T) {
 	}
 	if _, err := FindRunner("/nonexistent/runner", "x86_64"); err == nil {
 		t.Error("a missing explicit runner was accepted")
+	}
+}
+
+// Every partition of the runner's plan carries its checker, or why its
+// type has none: the runner knows no filesystem by name.
+func TestCompileCarriesTheCheckerOrWhyNone(t *testing.T) {
+	p, _ := quickstart(t)
+	noCheck := 0
+	for i := range p.Variants {
+		rp, err := Compile(p, &p.Variants[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, part := range rp.Partitions {
+			typ, ok := filesystems.Lookup(part.FS)
+			switch {
+			case !ok:
+			case typ.Checker != nil && (len(part.Check) == 0 || part.NoCheck != ""):
+				t.Errorf("%s %s: check %q, no_check %q", p.Variants[i].Name, part.Name, part.Check, part.NoCheck)
+			case typ.Checker == nil && (len(part.Check) > 0 || part.NoCheck != typ.NoChecker):
+				t.Errorf("%s %s: check %q, no_check %q; want %q", p.Variants[i].Name, part.Name, part.Check, part.NoCheck, typ.NoChecker)
+			case typ.Checker == nil:
+				noCheck++
+			}
+		}
+	}
+	if noCheck == 0 {
+		t.Error("the quickstart has no nilfs2 partition to check the reason on")
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+
+	"github.com/fsbench/fsbench/filesystems"
 )
 
 // ErrNeedsGuest is returned, wrapped in a *NeedsGuestError, for a
@@ -58,21 +60,22 @@ type method struct {
 
 var mountTools = []string{"mount", "umount"}
 
+// methodFor is how fsType is read, from its catalogue entry.
 func methodFor(fsType string) (method, bool) {
-	switch fsType {
-	case "ext2", "ext3", "ext4":
+	t, ok := filesystems.Lookup(fsType)
+	if !ok {
+		return method{}, false
+	}
+	switch rb := t.ReadBack; rb.Method {
+	case filesystems.ReadDebugfs:
 		return method{tools: []string{"debugfs"}, read: readExt}, true
-	case "squashfs":
+	case filesystems.ReadUnsquashfs:
 		return method{tools: []string{"unsquashfs"}, root: "unsquashfs keeps owners and device nodes only as root", read: readSquashfs}, true
-	case "vfat":
+	case filesystems.ReadMtools:
 		return method{tools: []string{"mcopy"}, read: readVFAT}, true
-	case "btrfs":
-		return method{tools: mountTools, root: "it is mounted", mount: true, read: mountReader("btrfs", "ro")}, true
-	case "xfs":
-		return method{tools: mountTools, root: "it is mounted", mount: true, read: mountReader("xfs", "ro,norecovery,nouuid")}, true
-	case "erofs":
-		return method{tools: mountTools, root: "it is mounted", mount: true, read: mountReader("erofs", "ro")}, true
-	case "f2fs", "nilfs2":
+	case filesystems.ReadMount:
+		return method{tools: mountTools, root: "it is mounted", mount: true, read: mountReader(fsType, rb.MountOptions)}, true
+	case filesystems.ReadInGuest:
 		return method{guest: true}, true
 	}
 	return method{}, false

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/fsbench/fsbench/filesystems"
 )
 
 // Type is the kind of an entry.
@@ -345,13 +347,14 @@ func xattrText(x []string) string {
 // knows is a POSIX filesystem holding All, except vfat, which holds Data
 // only. ok is false for an unknown type.
 func Holds(fsType string) (f Fields, ok bool) {
-	switch fsType {
-	case "vfat":
+	t, ok := filesystems.Lookup(fsType)
+	switch {
+	case !ok || t.ReadBack.Method == 0:
+		return 0, false
+	case t.NoOwners:
 		return Data, true
-	case "ext2", "ext3", "ext4", "btrfs", "xfs", "squashfs", "erofs", "f2fs", "nilfs2":
-		return All, true
 	}
-	return 0, false
+	return All, true
 }
 
 // Expect is what a filesystem of fsType populated with source should list:
@@ -366,8 +369,7 @@ func Expect(fsType string, source Listing) (Listing, error) {
 	if err != nil {
 		return nil, err
 	}
-	switch fsType {
-	case "ext2", "ext3", "ext4":
+	if t, _ := filesystems.Lookup(fsType); t.ReadBack.LostFound {
 		if _, ok := l.Lookup("/lost+found"); !ok {
 			l = append(l, Entry{Path: "/lost+found", Type: Dir, Perm: 0o700, Holds: f})
 			l = l.renumber()

@@ -48,13 +48,14 @@ func (b *layerBuilder) addPrograms(names []string) (map[string]string, error) {
 	direct := map[string]bool{}
 	var pkgs []string
 	for _, name := range names {
-		pkgs = append(pkgs, toolPackages[name])
+		pkg, _ := ToolPackage(name)
+		pkgs = append(pkgs, pkg)
 	}
 	if err := b.ps.show(pkgs, false); err != nil {
 		return nil, err
 	}
 	for _, name := range names {
-		pkg := toolPackages[name]
+		pkg, _ := ToolPackage(name)
 		t, err := b.ps.fetch(pkg)
 		if err != nil {
 			return nil, err
@@ -102,7 +103,7 @@ func (b *layerBuilder) addPrograms(names []string) (map[string]string, error) {
 			return nil, err
 		}
 		where[names[i]] = "/" + p.rel
-		for _, d := range toolData[names[i]] {
+		for _, d := range toolData(names[i]) {
 			if _, err := b.addPath(d); err != nil {
 				return nil, fmt.Errorf("%s reads /%s: %w", names[i], d, err)
 			}

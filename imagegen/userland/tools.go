@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path"
 	"slices"
@@ -14,52 +15,38 @@ import (
 
 	"github.com/sirupsen/logrus"
 
+	"github.com/fsbench/fsbench/filesystems"
 	"github.com/fsbench/fsbench/internal/debpkg"
 	"github.com/fsbench/fsbench/wire/arch"
 )
 
-// toolPackages names the Debian package of each program a test plan may
-// run on the target: the filesystems' checkers and mkfs tools, which the
-// reliability tests run between power cuts and fsck_time times, and the
-// programs recipes prefer to their built-in engines.
-var toolPackages = map[string]string{
-	"e2fsck": "e2fsprogs", "fsck.ext2": "e2fsprogs", "fsck.ext3": "e2fsprogs", "fsck.ext4": "e2fsprogs",
-	"mke2fs": "e2fsprogs", "mkfs.ext2": "e2fsprogs", "mkfs.ext3": "e2fsprogs", "mkfs.ext4": "e2fsprogs",
-	"tune2fs": "e2fsprogs", "debugfs": "e2fsprogs", "dumpe2fs": "e2fsprogs", "resize2fs": "e2fsprogs",
-	"fsck.f2fs": "f2fs-tools", "mkfs.f2fs": "f2fs-tools", "sload.f2fs": "f2fs-tools", "dump.f2fs": "f2fs-tools",
-	"btrfs": "btrfs-progs", "btrfsck": "btrfs-progs", "mkfs.btrfs": "btrfs-progs", "btrfstune": "btrfs-progs",
-	"xfs_repair": "xfsprogs", "mkfs.xfs": "xfsprogs", "xfs_db": "xfsprogs", "xfs_io": "xfsprogs",
-	"fsck.vfat": "dosfstools", "fsck.fat": "dosfstools", "dosfsck": "dosfstools",
-	"mkfs.vfat": "dosfstools", "mkfs.fat": "dosfstools", "mkdosfs": "dosfstools",
-	"mkfs.nilfs2": "nilfs-tools", "nilfs-tune": "nilfs-tools", "nilfs_cleanerd": "nilfs-tools",
-	"mksquashfs": "squashfs-tools", "unsquashfs": "squashfs-tools",
-	"mkfs.erofs": "erofs-utils", "fsck.erofs": "erofs-utils",
-	"sqlite3": "sqlite3",
-	"fio":     "fio",
-}
-
-// toolData are the files a program reads at run time besides its
-// libraries: mke2fs takes the features and sizes of each ext type from
-// mke2fs.conf and, without it, makes filesystems unlike the host's.
-var toolData = map[string][]string{
-	"mke2fs": {"etc/mke2fs.conf"}, "mkfs.ext2": {"etc/mke2fs.conf"},
-	"mkfs.ext3": {"etc/mke2fs.conf"}, "mkfs.ext4": {"etc/mke2fs.conf"},
-	"nilfs_cleanerd": {"etc/nilfs_cleanerd.conf"},
-}
+// otherPrograms names the Debian package of each program a test plan may
+// run on the target that is no filesystem's: the programs recipes prefer
+// to their built-in engines, or run. A filesystem's own programs (its
+// checker and mkfs, which the reliability tests run between power cuts
+// and fsck_time times, its cleaner) are in the filesystems catalogue.
+var otherPrograms = map[string]string{"sqlite3": "sqlite3", "fio": "fio"}
 
 // ToolPackage returns the Debian package that provides program, a name
 // on the PATH such as "e2fsck".
 func ToolPackage(program string) (string, bool) {
-	p, ok := toolPackages[program]
-	return p, ok
+	if p, ok := otherPrograms[program]; ok {
+		return p, true
+	}
+	p, ok := filesystems.TargetProgram(program)
+	return p.Debian, ok
+}
+
+// toolData are the files program reads at run time besides its
+// libraries, relative to "/".
+func toolData(program string) []string {
+	p, _ := filesystems.TargetProgram(program)
+	return p.Data
 }
 
 // KnownTools lists the programs ToolPackage knows, sorted.
 func KnownTools() []string {
-	names := make([]string, 0, len(toolPackages))
-	for n := range toolPackages {
-		names = append(names, n)
-	}
+	names := append(filesystems.TargetPrograms(), slices.Collect(maps.Keys(otherPrograms))...)
 	sort.Strings(names)
 	return names
 }
@@ -92,7 +79,7 @@ func FetchTools(ctx context.Context, log logrus.FieldLogger, cacheDir string, a 
 	slices.Sort(names)
 	names = slices.Compact(names)
 	for _, n := range names {
-		if _, ok := toolPackages[n]; !ok {
+		if _, ok := ToolPackage(n); !ok {
 			return nil, fmt.Errorf("target tools: no Debian package known for %q; known programs: %s",
 				n, strings.Join(KnownTools(), ", "))
 		}

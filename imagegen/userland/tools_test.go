@@ -18,7 +18,6 @@ import (
 
 	"github.com/sirupsen/logrus"
 
-	"github.com/fsbench/fsbench/filesystems"
 	"github.com/fsbench/fsbench/internal/debpkg"
 	"github.com/fsbench/fsbench/recipes"
 	"github.com/fsbench/fsbench/wire/arch"
@@ -312,27 +311,6 @@ func TestToolsUnknownProgram(t *testing.T) {
 	_, err := FetchTools(context.Background(), logrus.New(), t.TempDir(), "x86_64", []string{"e2fsck", "/opt/bin/fsck.mine"})
 	if err == nil || !strings.Contains(err.Error(), `"/opt/bin/fsck.mine"`) || !strings.Contains(err.Error(), "xfs_repair") {
 		t.Fatalf("got %v, want an error naming the program and listing the known ones", err)
-	}
-}
-
-// TestToolPackagesMatchTheCatalogue: the package that provides a
-// filesystem's mkfs and checker on the target is the one the build takes
-// them from on the host.
-func TestToolPackagesMatchTheCatalogue(t *testing.T) {
-	for _, name := range filesystems.Names() {
-		typ, _ := filesystems.Lookup(name)
-		progs := append([]string{typ.Tool}, typ.Tools...)
-		if len(typ.Checker) > 0 {
-			progs = append(progs, typ.Checker[0])
-		}
-		for _, p := range progs {
-			if pkg, ok := ToolPackage(p); ok && pkg != typ.Package {
-				t.Errorf("%s: %s comes from %s, the catalogue says %s", name, p, pkg, typ.Package)
-			}
-		}
-		if pkg, ok := ToolPackage(typ.Tool); !ok || pkg != typ.Package {
-			t.Errorf("%s: no package for its mkfs %s", name, typ.Tool)
-		}
 	}
 }
 

@@ -52,15 +52,13 @@ func Kind(argv []string) string {
 //
 // Other checkers run as the plan gives them.
 func Argv(p *runplan.Partition, force, readOnly bool) ([]string, error) {
-	if p.FS == "nilfs2" {
-		return nil, errors.New("nilfs2 has no offline checker (it recovers from its log at mount)")
-	}
 	base := p.Check
-	if len(base) == 0 {
-		base = runplan.DefaultChecker(p.FS)
-	}
-	if len(base) == 0 {
-		return nil, fmt.Errorf("partition %s (%s) has no checker in the plan, and fsbench knows none for %s", p.Name, p.FS, p.FS)
+	switch {
+	case len(base) > 0:
+	case p.NoCheck != "":
+		return nil, errors.New(p.NoCheck)
+	default:
+		return nil, fmt.Errorf("partition %s (%s) has no checker in the plan", p.Name, p.FS)
 	}
 	kind := Kind(base)
 	var drop func(string) bool

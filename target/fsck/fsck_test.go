@@ -18,7 +18,6 @@ func TestCheckerArgv(t *testing.T) {
 		{"ext4", []string{"e2fsck", "-fn", "{device}"}, false, true, "e2fsck -n /dev/x"},
 		{"ext4", []string{"e2fsck", "-fn", "{device}"}, true, false, "e2fsck -fp /dev/x"},
 		{"ext2", []string{"/sbin/fsck.ext2", "-v", "-y", "-E", "journal_only", "{device}"}, true, true, "/sbin/fsck.ext2 -fn -v -E journal_only /dev/x"},
-		{"ext4", nil, true, true, "e2fsck -fn /dev/x"},
 		{"f2fs", []string{"fsck.f2fs", "--dry-run", "{device}"}, true, true, "fsck.f2fs -f --dry-run /dev/x"},
 		{"f2fs", []string{"fsck.f2fs", "--dry-run", "{device}"}, false, false, "fsck.f2fs -a /dev/x"},
 		{"btrfs", []string{"btrfs", "check", "--readonly", "{device}"}, true, true, "btrfs check --readonly /dev/x"},
@@ -34,8 +33,12 @@ func TestCheckerArgv(t *testing.T) {
 			t.Errorf("%s %q force=%v read_only=%v: %q, %v; want %q", c.fs, c.check, c.force, c.readOnly, argv, err, c.want)
 		}
 	}
-	for fs, msg := range map[string]string{"nilfs2": "nilfs2 has no offline checker", "squashfs2": "knows none for squashfs2"} {
-		if _, err := Argv(&runplan.Partition{Name: "p", FS: fs, Device: "/dev/x"}, true, true); err == nil || !strings.Contains(err.Error(), msg) {
+	for fs, msg := range map[string]string{"nilfs2": "nilfs2 has no offline checker (it recovers", "ext4": "partition p (ext4) has no checker in the plan"} {
+		p := &runplan.Partition{Name: "p", FS: fs, Device: "/dev/x"}
+		if fs == "nilfs2" {
+			p.NoCheck = "nilfs2 has no offline checker (it recovers from its log at mount)"
+		}
+		if _, err := Argv(p, true, true); err == nil || !strings.Contains(err.Error(), msg) {
 			t.Errorf("%s: %v, want an error saying %q", fs, err, msg)
 		}
 	}

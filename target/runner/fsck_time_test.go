@@ -3,9 +3,11 @@ package runner
 import (
 	"encoding/json"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/fsbench/fsbench/filesystems"
 	"github.com/fsbench/fsbench/target/linux"
 	"github.com/fsbench/fsbench/target/step"
 	"github.com/fsbench/fsbench/target/workload"
@@ -18,8 +20,8 @@ func TestFsckTimeMeasuresACleanCheck(t *testing.T) {
 		t.Run(fs, func(t *testing.T) {
 			t.Parallel()
 			part := loopPart(t, fs, 320<<20)
-			part.Check = runplan.DefaultChecker(fs)
-			part.Check = append(append([]string(nil), part.Check...), "{device}")
+			typ, _ := filesystems.Lookup(fs)
+			part.Check = append(slices.Clone(typ.Checker), "{device}")
 			fill := "0"
 			if fs == "ext4" {
 				fill = "10"
@@ -74,8 +76,11 @@ func TestFsckTimeMeasuresACleanCheck(t *testing.T) {
 	}
 }
 
+// The plan says why nilfs2 has no checker (the catalogue's NoChecker),
+// and the runner says it.
 func TestFsckTimeOnNilfs2SaysWhy(t *testing.T) {
-	p := planFor([]runplan.Partition{{Name: "bench", Device: "/dev/null", FS: "nilfs2"}}, runplan.Step{
+	typ, _ := filesystems.Lookup("nilfs2")
+	p := planFor([]runplan.Partition{{Name: "bench", Device: "/dev/null", FS: "nilfs2", NoCheck: typ.NoChecker}}, runplan.Step{
 		Recipe: "fsck_time", Test: "f", Case: "single", On: "bench",
 		Params: runplan.Params{"iterations": json.Number("1"), "force": true, "read_only": true,
 			"fill_percent": json.Number("0"), "fill": "rootfs"},

@@ -125,6 +125,9 @@ type Partition struct {
 	// standing for the partition's device; empty when the type has none.
 	Mkfs  []string `json:"mkfs,omitempty"`
 	Check []string `json:"check,omitempty"`
+	// NoCheck says why the partition has no checker, when its type has
+	// none (nilfs2), for the runner to report.
+	NoCheck string `json:"no_check,omitempty"`
 	// Cleaner is the garbage collector the runner starts beside a mount
 	// of the partition for a test that writes, where the target has it
 	// (nilfs_cleanerd), with "{device}" and "{mountpoint}" standing for
