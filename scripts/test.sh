@@ -36,3 +36,5 @@ fuzz FuzzLoad spec
 log "fuzzing the result frame decoder ($fuzztime each)"
 fuzz FuzzDecode wire/resultframe
 fuzz FuzzMutateFrame wire/resultframe
+log "fuzzing the helper boot's tar reader ($fuzztime)"
+fuzz FuzzTarReader target/populate

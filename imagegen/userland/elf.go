@@ -45,8 +45,8 @@ func readELF(p, rel string, a arch.Arch) (*elfDeps, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", rel, err)
 	}
-	if machine, class := a.ELF(); f.Machine != machine || f.Class != class {
-		return nil, fmt.Errorf("%s is %s %s, want %s %s", rel, f.Class, f.Machine, class, machine)
+	if machine, class := a.ELF(); f.Machine != elf.Machine(machine) || f.Class != elf.Class(class) {
+		return nil, fmt.Errorf("%s is %s %s, want %s %s", rel, f.Class, f.Machine, elf.Class(class), elf.Machine(machine))
 	}
 	d := &elfDeps{}
 	for _, prog := range f.Progs {

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -59,7 +59,7 @@ func (f finder) scan() ([]blockDev, error) {
 		d.sectorSize = int(bs)
 		devs = append(devs, d)
 	}
-	slices.SortFunc(devs, func(a, b blockDev) int { return strings.Compare(a.name, b.name) })
+	sort.Slice(devs, func(i, j int) bool { return devs[i].name < devs[j].name })
 	return devs, nil
 }
 

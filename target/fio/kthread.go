@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -109,6 +109,6 @@ func kthreadDelta(before, after kthreadTimes, wall time.Duration) *KthreadCPU {
 	for name, t := range byName {
 		k.ByName = append(k.ByName, NamedTicks{Name: name, Ticks: t})
 	}
-	slices.SortFunc(k.ByName, func(a, b NamedTicks) int { return strings.Compare(a.Name, b.Name) })
+	sort.Slice(k.ByName, func(i, j int) bool { return k.ByName[i].Name < k.ByName[j].Name })
 	return k
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"syscall"
@@ -244,14 +245,6 @@ func (l *fioLat) latency() Latency {
 		}
 		out.Percentiles = append(out.Percentiles, Percentile{P: p, Value: v / 1e3})
 	}
-	slices.SortFunc(out.Percentiles, func(a, b Percentile) int {
-		switch {
-		case a.P < b.P:
-			return -1
-		case a.P > b.P:
-			return 1
-		}
-		return 0
-	})
+	sort.Slice(out.Percentiles, func(i, j int) bool { return out.Percentiles[i].P < out.Percentiles[j].P })
 	return out
 }

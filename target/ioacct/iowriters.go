@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -105,7 +106,7 @@ func parseWriterHist(sc *bufio.Scanner) ([]writerSectors, error) {
 		}
 		out = append(out, writerSectors{comm: strings.TrimSpace(comm), sectors: n})
 	}
-	slices.SortStableFunc(out, func(a, b writerSectors) int { return int(b.sectors - a.sectors) })
+	sort.SliceStable(out, func(i, j int) bool { return out[i].sectors > out[j].sectors })
 	return out, sc.Err()
 }
 

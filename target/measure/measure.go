@@ -18,11 +18,17 @@ type Set struct {
 }
 
 // Metric adds the value v of name, in unit ("" for a count or a code).
+// Metric and Attr are called at a few hundred places of the runner;
+// inlined there, they would add some 50KB to it.
+//
+//go:noinline
 func (s *Set) Metric(name string, v float64, unit string) {
 	s.Metrics = append(s.Metrics, resultframe.Metric{Name: name, Value: v, Unit: unit})
 }
 
 // Attr sets the attribute k to v.
+//
+//go:noinline
 func (s *Set) Attr(k, v string) {
 	if s.Attrs == nil {
 		s.Attrs = map[string]string{}

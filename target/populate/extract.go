@@ -11,7 +11,6 @@
 package populate
 
 import (
-	"archive/tar"
 	"errors"
 	"fmt"
 	"io"
@@ -35,27 +34,27 @@ type Stats struct {
 // written into read-only directories and do not disturb their mtimes.
 func Extract(r io.Reader, dir string) (Stats, error) {
 	var st Stats
-	tr := tar.NewReader(r)
+	tr := newTarReader(r)
 	type dirMeta struct {
 		path string
-		h    *tar.Header
+		h    *header
 	}
 	var dirs []dirMeta
 	for {
-		h, err := tr.Next()
+		h, err := tr.next()
 		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
 			return st, err
 		}
-		name, err := clean(h.Name)
+		name, err := clean(h.name)
 		if err != nil {
 			return st, err
 		}
 		p := filepath.Join(dir, name)
-		switch h.Typeflag {
-		case tar.TypeDir:
+		switch h.typeflag {
+		case typeDir:
 			if name != "." {
 				if err := os.Mkdir(p, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
 					return st, err
@@ -64,18 +63,18 @@ func Extract(r io.Reader, dir string) (Stats, error) {
 			dirs = append(dirs, dirMeta{p, h})
 			st.Entries++
 			continue
-		case tar.TypeReg:
+		case typeReg, typeRegOld, typeCont:
 			n, err := writeFile(p, tr)
 			st.Bytes += n
 			if err != nil {
 				return st, err
 			}
-		case tar.TypeSymlink:
-			if err := unix.Symlinkat(h.Linkname, unix.AT_FDCWD, p); err != nil {
+		case typeSymlink:
+			if err := unix.Symlinkat(h.linkname, unix.AT_FDCWD, p); err != nil {
 				return st, fmt.Errorf("symlink %s: %w", name, err)
 			}
-		case tar.TypeLink:
-			target, err := clean(h.Linkname)
+		case typeLink:
+			target, err := clean(h.linkname)
 			if err != nil {
 				return st, err
 			}
@@ -84,20 +83,20 @@ func Extract(r io.Reader, dir string) (Stats, error) {
 			}
 			st.Entries++
 			continue // the link shares the metadata of its target
-		case tar.TypeChar, tar.TypeBlock, tar.TypeFifo:
+		case typeChar, typeBlock, typeFifo:
 			mode := uint32(unix.S_IFIFO)
-			switch h.Typeflag {
-			case tar.TypeChar:
+			switch h.typeflag {
+			case typeChar:
 				mode = unix.S_IFCHR
-			case tar.TypeBlock:
+			case typeBlock:
 				mode = unix.S_IFBLK
 			}
-			dev := unix.Mkdev(uint32(h.Devmajor), uint32(h.Devminor))
+			dev := unix.Mkdev(uint32(h.devmajor), uint32(h.devminor))
 			if err := unix.Mknod(p, mode|0o600, int(dev)); err != nil {
 				return st, fmt.Errorf("mknod %s: %w", name, err)
 			}
 		default:
-			return st, fmt.Errorf("%s: tar entry type %q is not supported", name, h.Typeflag)
+			return st, fmt.Errorf("%s: tar entry type %q is not supported", name, h.typeflag)
 		}
 		if err := applyMeta(p, h); err != nil {
 			return st, fmt.Errorf("%s: %w", name, err)
@@ -106,7 +105,7 @@ func Extract(r io.Reader, dir string) (Stats, error) {
 	}
 	for i := len(dirs) - 1; i >= 0; i-- {
 		if err := applyMeta(dirs[i].path, dirs[i].h); err != nil {
-			return st, fmt.Errorf("%s: %w", dirs[i].h.Name, err)
+			return st, fmt.Errorf("%s: %w", dirs[i].h.name, err)
 		}
 	}
 	return st, nil
@@ -145,24 +144,22 @@ func writeFile(p string, r io.Reader) (int64, error) {
 // applyMeta sets owner, mode and xattrs, in that order (chown clears the
 // setuid bits and security.capability), then times, without following a
 // symlink.
-func applyMeta(p string, h *tar.Header) error {
-	if err := unix.Lchown(p, h.Uid, h.Gid); err != nil {
+func applyMeta(p string, h *header) error {
+	if err := unix.Lchown(p, h.uid, h.gid); err != nil {
 		return fmt.Errorf("chown: %w", err)
 	}
-	if h.Typeflag != tar.TypeSymlink {
-		if err := unix.Fchmodat(unix.AT_FDCWD, p, uint32(h.Mode)&0o7777, 0); err != nil {
+	if h.typeflag != typeSymlink {
+		if err := unix.Fchmodat(unix.AT_FDCWD, p, uint32(h.mode)&0o7777, 0); err != nil {
 			return fmt.Errorf("chmod: %w", err)
 		}
 	}
-	for k, v := range h.PAXRecords {
-		if name, ok := strings.CutPrefix(k, "SCHILY.xattr."); ok {
-			if err := unix.Lsetxattr(p, name, []byte(v), 0); err != nil {
-				return fmt.Errorf("xattr %s: %w", name, err)
-			}
+	for _, name := range h.xattrNames() {
+		if err := unix.Lsetxattr(p, name, []byte(h.xattrs[name]), 0); err != nil {
+			return fmt.Errorf("xattr %s: %w", name, err)
 		}
 	}
-	ts := []unix.Timespec{unix.NsecToTimespec(h.AccessTime.UnixNano()), unix.NsecToTimespec(h.ModTime.UnixNano())}
-	if h.AccessTime.IsZero() {
+	ts := []unix.Timespec{unix.NsecToTimespec(h.atime), unix.NsecToTimespec(h.mtime)}
+	if h.atime < 0 {
 		ts[0] = ts[1]
 	}
 	return unix.UtimesNanoAt(unix.AT_FDCWD, p, ts, unix.AT_SYMLINK_NOFOLLOW)

@@ -53,3 +53,24 @@ func TestRunPrintsLAVASignals(t *testing.T) {
 		t.Errorf("%d frames next to the signals, want 3", n)
 	}
 }
+
+func TestParseFlags(t *testing.T) {
+	flags := map[string]*string{"plan": new(string), "state": new(string), "finally": new(string)}
+	help, err := parseFlags([]string{"-plan", "/p.json", "--state=/s", "-finally=poweroff"}, flags)
+	if help || err != nil || *flags["plan"] != "/p.json" || *flags["state"] != "/s" || *flags["finally"] != "poweroff" {
+		t.Errorf("parse: %v %v %q %q %q", help, err, *flags["plan"], *flags["state"], *flags["finally"])
+	}
+	for _, bad := range [][]string{{"-nope", "x"}, {"-plan"}, {"stray"}, {"--"}} {
+		if _, err := parseFlags(bad, flags); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+	if help, err := parseFlags([]string{"-h"}, flags); !help || err != nil {
+		t.Errorf("-h: %v %v", help, err)
+	}
+	var out, errb strings.Builder
+	if code := Main([]string{"run", "-bogus"}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "unknown option -bogus") ||
+		!strings.Contains(errb.String(), "usage: fsbench-runner run") {
+		t.Errorf("run -bogus: exit %d, %q", code, errb.String())
+	}
+}

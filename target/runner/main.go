@@ -3,12 +3,12 @@ package runner
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/fsbench/fsbench/wire/runplan"
@@ -44,14 +44,18 @@ console as frames and to DIR/results.jsonl.
 `
 
 func mainRun(args []string, stdout, stderr io.Writer) int {
-	fl := flag.NewFlagSet("run", flag.ContinueOnError)
-	fl.SetOutput(stderr)
-	planPath := fl.String("plan", runplan.PlanPath, "the compiled plan")
-	state := fl.String("state", "", "state directory (default: the plan's)")
-	finally := fl.String("finally", "", "when the plan is done: stay, reboot or poweroff (default: the kernel's fsbench.finally=, else stay)")
-	if err := fl.Parse(args); err != nil {
-		return 2
+	flags := map[string]*string{"plan": new(string), "state": new(string), "finally": new(string)}
+	*flags["plan"] = runplan.PlanPath
+	if help, err := parseFlags(args, flags); help || err != nil {
+		w := stdout
+		if err != nil {
+			fmt.Fprintln(stderr, "fsbench-runner:", err)
+			w = stderr
+		}
+		fmt.Fprint(w, usage)
+		return map[bool]int{true: 0, false: 2}[err == nil]
 	}
+	planPath, state, finally := flags["plan"], flags["state"], flags["finally"]
 	p, err := runplan.Load(*planPath)
 	if err != nil {
 		fmt.Fprintln(stderr, "fsbench-runner:", err)
@@ -87,6 +91,32 @@ func mainRun(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// parseFlags sets the options of run from args, "-name value" or
+// "-name=value" (with one dash or two), as package flag reads them:
+// package flag would add some 20KB to the runner for three options. help
+// is true for -h or -help.
+func parseFlags(args []string, flags map[string]*string) (help bool, err error) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		name, value, hasValue := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-"), "=")
+		switch {
+		case !strings.HasPrefix(a, "-") || a == "-" || a == "--":
+			return false, fmt.Errorf("unexpected argument %q", a)
+		case name == "h" || name == "help":
+			return true, nil
+		case flags[name] == nil:
+			return false, fmt.Errorf("unknown option %s", a)
+		case !hasValue && i+1 == len(args):
+			return false, fmt.Errorf("option %s needs a value", a)
+		case !hasValue:
+			i++
+			value = args[i]
+		}
+		*flags[name] = value
+	}
+	return false, nil
 }
 
 // supervisedEnv marks the runner process that a supervising parent

@@ -11,7 +11,6 @@
 package arch
 
 import (
-	"debug/elf"
 	"fmt"
 	"runtime"
 	"strings"
@@ -40,24 +39,37 @@ type spelling struct {
 	triplet       string // Debian's multiarch tuple
 	image         string // the kernel image its build makes
 	flavour       string // Debian's kernel flavour: linux-image-<flavour>
-	machine       elf.Machine
-	class         elf.Class
+	// machine and class are the e_machine and EI_CLASS of its ELF
+	// binaries, as numbers: debug/elf would add its DWARF and
+	// decompressors to the target runner, which links this package.
+	machine uint16
+	class   uint8
 	// aliases are further names users and tools write for it.
 	aliases []string
 }
 
+// The e_machine and EI_CLASS values of the ELF specification.
+const (
+	emARM      = 40
+	emX86_64   = 62
+	emAArch64  = 183
+	emRISCV    = 243
+	elfClass32 = 1
+	elfClass64 = 2
+)
+
 var spellings = map[Arch]spelling{
 	X86_64: {goarch: "amd64", debian: "amd64", qemu: "x86_64", kernel: "x86", uname: "x86_64",
-		triplet: "x86_64-linux-gnu", image: "bzImage", flavour: "amd64", machine: elf.EM_X86_64, class: elf.ELFCLASS64,
+		triplet: "x86_64-linux-gnu", image: "bzImage", flavour: "amd64", machine: emX86_64, class: elfClass64,
 		aliases: []string{"x86-64", "x64", "x8664"}},
 	ARM64: {goarch: "arm64", debian: "arm64", qemu: "aarch64", kernel: "arm64", uname: "aarch64",
-		triplet: "aarch64-linux-gnu", image: "Image", flavour: "arm64", machine: elf.EM_AARCH64, class: elf.ELFCLASS64,
+		triplet: "aarch64-linux-gnu", image: "Image", flavour: "arm64", machine: emAArch64, class: elfClass64,
 		aliases: []string{"armv8", "armv8l"}},
 	ARM: {goarch: "arm", goarm: "7", debian: "armhf", qemu: "arm", kernel: "arm", uname: "armv7l",
-		triplet: "arm-linux-gnueabihf", image: "zImage", flavour: "armmp-lpae", machine: elf.EM_ARM, class: elf.ELFCLASS32,
+		triplet: "arm-linux-gnueabihf", image: "zImage", flavour: "armmp-lpae", machine: emARM, class: elfClass32,
 		aliases: []string{"armv7", "armel", "arm32"}},
 	RISCV64: {goarch: "riscv64", debian: "riscv64", qemu: "riscv64", kernel: "riscv", uname: "riscv64",
-		triplet: "riscv64-linux-gnu", image: "Image", flavour: "riscv64", machine: elf.EM_RISCV, class: elf.ELFCLASS64,
+		triplet: "riscv64-linux-gnu", image: "Image", flavour: "riscv64", machine: emRISCV, class: elfClass64,
 		aliases: []string{"riscv", "rv64"}},
 }
 
@@ -167,5 +179,6 @@ func (a Arch) KernelImage() string { return spellings[a].image }
 // and every Cortex-A7/A15 board run), riscv64.
 func (a Arch) KernelFlavour() string { return spellings[a].flavour }
 
-// ELF returns the machine and class of a's ELF binaries.
-func (a Arch) ELF() (elf.Machine, elf.Class) { return spellings[a].machine, spellings[a].class }
+// ELF returns the machine (e_machine) and class (EI_CLASS) of a's ELF
+// binaries: debug/elf's elf.Machine and elf.Class.
+func (a Arch) ELF() (machine uint16, class uint8) { return spellings[a].machine, spellings[a].class }

@@ -51,7 +51,10 @@ func TestSpellings(t *testing.T) {
 		{RISCV64, "riscv64", "riscv64", "riscv64", "riscv", "riscv64", "Image", elf.EM_RISCV},
 	}
 	for _, c := range cases {
-		m, _ := c.a.ELF()
+		m, class := c.a.ELF()
+		if want := map[bool]elf.Class{true: elf.ELFCLASS32, false: elf.ELFCLASS64}[c.a == ARM]; elf.Class(class) != want {
+			t.Errorf("%s: ELF class %v, want %v", c.a, elf.Class(class), want)
+		}
 		got := []string{c.a.GOARCH(), c.a.Debian(), c.a.QEMU(), c.a.Kernel(), c.a.Uname(), c.a.KernelImage()}
 		want := []string{c.goarch, c.deb, c.qemu, c.kernel, c.uname, c.image}
 		for i := range got {
@@ -59,7 +62,7 @@ func TestSpellings(t *testing.T) {
 				t.Errorf("%s: spelling %d is %q, want %q", c.a, i, got[i], want[i])
 			}
 		}
-		if m != c.machine {
+		if elf.Machine(m) != c.machine {
 			t.Errorf("%s: ELF machine %v, want %v", c.a, m, c.machine)
 		}
 		if g, err := FromGo(c.goarch); err != nil || g != c.a {

@@ -19,11 +19,10 @@
 package logwrites
 
 import (
-	"crypto/sha256"
 	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash/crc64"
 	"io"
 	"strings"
 )
@@ -202,14 +201,17 @@ func Open(r io.ReaderAt, logSize, devSize int64) (*Log, error) {
 	return l, nil
 }
 
-// Digest is the SHA-256 of the log's bytes, super block to last entry: kept
-// when the log is written, it proves later that the log was not changed.
+// Digest is the CRC-64 (ECMA) of the log's bytes, super block to last
+// entry, with their length: kept when the log is written, it shows later
+// that the log was not changed by a bad block or a stray write. (A
+// cryptographic hash would guard against nothing more here, and
+// crypto/sha256 would add a tenth to the target runner.)
 func (l *Log) Digest() (string, error) {
-	h := sha256.New()
+	h := crc64.New(crc64.MakeTable(crc64.ECMA))
 	if _, err := io.Copy(h, io.NewSectionReader(l.r, 0, l.End)); err != nil {
 		return "", fmt.Errorf("reading the write log: %w", err)
 	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	return fmt.Sprintf("crc64:%016x:%d", h.Sum64(), l.End), nil
 }
 
 // FindMark returns the index of the first mark named text, -1 when there
