@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/fsbench/fsbench/internal/testbin"
+	"github.com/fsbench/fsbench/internal/testenv"
 	"github.com/fsbench/fsbench/wire/arch"
 	"github.com/fsbench/fsbench/wire/runplan"
 )
@@ -151,9 +152,7 @@ func TestShellScripts(t *testing.T) {
 			t.Errorf("%s -n %s: %v\n%s", shell, s, err, out)
 		}
 	}
-	if _, err := exec.LookPath("shellcheck"); err != nil {
-		t.Skip("shellcheck not installed")
-	}
+	testenv.Tool(t, "shellcheck")
 	// From the top directory, where the scripts source scripts/lib.sh.
 	args := []string{"-x"}
 	for _, s := range scripts {
@@ -173,9 +172,7 @@ func TestShellScripts(t *testing.T) {
 // image must hold the tarball's files, the runner and the test plan.
 func TestPostImageScript(t *testing.T) {
 	for _, tool := range []string{"mke2fs", "debugfs", "e2fsck", "fakeroot"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s not installed", tool)
-		}
+		testenv.Tool(t, tool)
 	}
 	dir := t.TempDir()
 	host, target, images := filepath.Join(dir, "host"), filepath.Join(dir, "target"), filepath.Join(dir, "images")

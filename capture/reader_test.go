@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fsbench/fsbench/internal/testenv"
 	"golang.org/x/sys/unix"
 )
 
@@ -222,7 +223,7 @@ func TestPriorityHighEndsWithTheReader(t *testing.T) {
 	defer rd.Close()
 	sched := rd.Sched()
 	if sched == "" {
-		t.Skip("this process may not raise a thread's priority (needs root, CAP_SYS_NICE or RLIMIT_RTPRIO/RLIMIT_NICE)")
+		testenv.Missing(t, "root (or CAP_SYS_NICE, RLIMIT_RTPRIO, RLIMIT_NICE) to raise a thread's priority")
 	}
 	if got := raised(t, sched); len(got) != 1 {
 		t.Fatalf("Sched %q, but %d threads carry it before the first read: %+v", sched, len(got), got)
@@ -293,7 +294,7 @@ func TestCarriersRaiseEachThreadOnce(t *testing.T) {
 	var c *carriers
 	first := on(func() { c = newCarriers(PriorityHigh) })
 	if c.sched == "" {
-		t.Skip("this process may not raise a thread's priority (needs root, CAP_SYS_NICE or RLIMIT_RTPRIO/RLIMIT_NICE)")
+		testenv.Missing(t, "root (or CAP_SYS_NICE, RLIMIT_RTPRIO, RLIMIT_NICE) to raise a thread's priority")
 	}
 	second := on(func() { c.carry(); c.carry() })
 	third := on(func() {})

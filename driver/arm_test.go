@@ -5,13 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/fsbench/fsbench/internal/debpkg"
 	"github.com/fsbench/fsbench/internal/testbin"
+	"github.com/fsbench/fsbench/internal/testenv"
 	"github.com/fsbench/fsbench/wire/arch"
 )
 
@@ -26,12 +26,10 @@ func TestArmInQEMU(t *testing.T) {
 
 func armInQEMU(t *testing.T, a arch.Arch) {
 	for _, tool := range []string{"qemu-system-" + a.QEMU(), "apt-get", "fakeroot"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("needs %s (scripts/test.sh installs it)", tool)
-		}
+		testenv.Tool(t, tool)
 	}
 	if err := debpkg.CheckArch(context.Background(), a.Debian()); errors.Is(err, debpkg.ErrForeignArchNotConfigured) {
-		t.Skipf("%v (scripts/test.sh does it)", err)
+		testenv.Missing(t, err.Error())
 	}
 	t.Parallel()
 	dir := t.TempDir()

@@ -3,13 +3,13 @@ package driver
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/fsbench/fsbench/capture"
+	"github.com/fsbench/fsbench/internal/testenv"
 	"github.com/fsbench/fsbench/wire/resultframe"
 )
 
@@ -42,9 +42,7 @@ test "boot_time" "rootfs" {
 // runner prints. The host must stamp the boot, pair the result with it and
 // store it.
 func TestBoardRun(t *testing.T) {
-	if _, err := exec.LookPath("fakeroot"); err != nil {
-		t.Skip("needs fakeroot (scripts/test.sh installs it)")
-	}
+	testenv.Tool(t, "fakeroot")
 	dir := t.TempDir()
 	specPath := filepath.Join(dir, "board.fsb.hcl")
 	os.WriteFile(specPath, []byte(boardSpec), 0o644)

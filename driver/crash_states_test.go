@@ -12,6 +12,7 @@ import (
 
 	"github.com/fsbench/fsbench/driver/crashstate"
 	"github.com/fsbench/fsbench/imagegen"
+	"github.com/fsbench/fsbench/internal/testenv"
 	"github.com/fsbench/fsbench/wire/resultframe"
 )
 
@@ -96,9 +97,7 @@ test "crash_states" "states" {
 // negative controls find bad states, a campaign whose power is cut
 // resumes where it stopped, and the host rebuilds a state from the log.
 func TestCrashStatesInQEMU(t *testing.T) {
-	if _, err := exec.LookPath("mkfs.btrfs"); err != nil {
-		t.Skip("needs mkfs.btrfs (scripts/test.sh installs it)")
-	}
+	testenv.Tool(t, "mkfs.btrfs")
 	runSpecInQEMU(t, "crash", crashSpec, 20*time.Minute, "replays write logs in VMs", checkCrashStates)
 }
 
@@ -346,9 +345,7 @@ test "crash_states" "full" {
 // the campaign ends with the error that says so, not with a verdict.
 func TestCrashLogFillsOnTheBoard(t *testing.T) {
 	for _, tool := range []string{"qemu-system-x86_64", "sgdisk", "fakeroot"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("needs %s (scripts/test.sh installs it)", tool)
-		}
+		testenv.Tool(t, tool)
 	}
 	if testing.Short() {
 		t.Skip("boots a VM")

@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"os/exec"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/fsbench/fsbench/internal/testenv"
 	"github.com/fsbench/fsbench/report"
 	"github.com/fsbench/fsbench/wire/resultframe"
 )
@@ -20,9 +20,7 @@ import (
 // QEMU and followed until its plan completes, and every result arrives.
 func TestQuickstartInQEMU(t *testing.T) {
 	for _, tool := range []string{"qemu-system-x86_64", "apt-get", "fakeroot", "mkfs.nilfs2"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("needs %s (scripts/test.sh installs it)", tool)
-		}
+		testenv.Tool(t, tool)
 	}
 	if testing.Short() {
 		t.Skip("boots five VMs")

@@ -2,13 +2,13 @@ package driver
 
 import (
 	"context"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/fsbench/fsbench/internal/testenv"
 	"github.com/fsbench/fsbench/plan"
 	"github.com/fsbench/fsbench/recipes"
 	"github.com/fsbench/fsbench/report"
@@ -31,9 +31,7 @@ var shortRuns = []struct {
 // checks that its report has a chart for every test of the spec.
 func TestExampleReportsInQEMU(t *testing.T) {
 	for _, tool := range []string{"qemu-system-x86_64", "apt-get", "fakeroot"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("needs %s (scripts/test.sh installs it)", tool)
-		}
+		testenv.Tool(t, tool)
 	}
 	if testing.Short() {
 		t.Skip("boots VMs")

@@ -4,13 +4,13 @@ import (
 	"context"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/fsbench/fsbench/internal/testenv"
 	"github.com/fsbench/fsbench/wire/blocktrace"
 	"github.com/fsbench/fsbench/wire/resultframe"
 )
@@ -102,9 +102,7 @@ test "flash_info" "after" {
 // endurance day's figures and trace, nilfs2's cleaner, and a virtio disk
 // that states no flash geometry and shows the probe none.
 func TestLongevityInQEMU(t *testing.T) {
-	if _, err := exec.LookPath("mkfs.nilfs2"); err != nil {
-		t.Skip("needs mkfs.nilfs2 (scripts/test.sh installs it)")
-	}
+	testenv.Tool(t, "mkfs.nilfs2")
 	runSpecInQEMU(t, "longevity", longevitySpec, 15*time.Minute, "boots VMs that write and count", checkLongevity)
 }
 
@@ -276,9 +274,7 @@ test "flash_info" "card" {
 // is not there, and the probe, on an emulated card with no erase
 // behaviour, claims no geometry.
 func TestFlashInfoOnQEMUSDCard(t *testing.T) {
-	if _, err := exec.LookPath("qemu-system-x86_64"); err != nil {
-		t.Skip("needs qemu-system-x86_64 (scripts/test.sh installs it)")
-	}
+	testenv.Tool(t, "qemu-system-x86_64")
 	if testing.Short() {
 		t.Skip("boots a VM")
 	}

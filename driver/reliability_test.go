@@ -3,12 +3,12 @@ package driver
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/fsbench/fsbench/internal/testenv"
 	"github.com/fsbench/fsbench/wire/resultframe"
 )
 
@@ -109,9 +109,7 @@ func TestReliabilityInQEMU(t *testing.T) {
 func runSpecInQEMU(t *testing.T, name, specText string, limit time.Duration, why string, check func(*testing.T, *Outcome)) {
 	t.Helper()
 	for _, tool := range []string{"qemu-system-x86_64", "apt-get", "fakeroot"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("needs %s (scripts/test.sh installs it)", tool)
-		}
+		testenv.Tool(t, tool)
 	}
 	if testing.Short() {
 		t.Skip(why)

@@ -16,6 +16,7 @@ import (
 	"github.com/fsbench/fsbench/imagegen"
 	"github.com/fsbench/fsbench/internal/debpkg"
 	"github.com/fsbench/fsbench/internal/testbin"
+	"github.com/fsbench/fsbench/internal/testenv"
 	"github.com/fsbench/fsbench/report"
 	"github.com/fsbench/fsbench/wire/arch"
 )
@@ -83,15 +84,13 @@ const bootPartition = `
 func needUBoot(t *testing.T, a arch.Arch) {
 	t.Helper()
 	for _, tool := range []string{"qemu-system-" + a.QEMU(), "apt-get", "fakeroot", "mkimage", "mcopy"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("needs %s (scripts/test.sh installs it)", tool)
-		}
+		testenv.Tool(t, tool)
 	}
 	if _, err := os.Stat("/usr/lib/u-boot/qemu_arm64/u-boot.bin"); err != nil {
-		t.Skip("needs Debian's u-boot-qemu (scripts/test.sh installs it)")
+		testenv.Missing(t, "Debian's u-boot-qemu")
 	}
 	if err := debpkg.CheckArch(context.Background(), a.Debian()); errors.Is(err, debpkg.ErrForeignArchNotConfigured) {
-		t.Skipf("%v (scripts/test.sh does it)", err)
+		testenv.Missing(t, err.Error())
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/fsbench/fsbench/internal/testenv"
 	"github.com/fsbench/fsbench/internal/units"
 )
 
@@ -15,7 +16,7 @@ import (
 // that crashes mkfs.f2fs 1.15.0, and demands that the model predicts every
 // outcome.
 func TestF2FSLayoutMatchesMkfs(t *testing.T) {
-	requireTools(t, "mkfs.f2fs")
+	testenv.Tools(t, "mkfs.f2fs")
 	img := filepath.Join(t.TempDir(), "f2fs.img")
 	sizes := []int64{16, 40, 50, 51, 52, 60, 98, 100, 142, 144, 200, 238, 240, 264, 300,
 		424, 456, 520, 552, 584, 700, 1032, 1064, 1500, 2047, 2048}

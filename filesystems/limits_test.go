@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fsbench/fsbench/internal/testenv"
 	"github.com/fsbench/fsbench/internal/units"
 )
 
@@ -51,7 +52,7 @@ func resolvedArgv(t *testing.T, s Spec, img string) []string {
 // TestExtStrideIsSixteenBits shows why fsbench refuses strides above 65535:
 // mke2fs 1.47.0 accepts them and stores the low 16 bits.
 func TestExtStrideIsSixteenBits(t *testing.T) {
-	requireTools(t, "mke2fs")
+	testenv.Tools(t, "mke2fs")
 	for _, c := range []struct{ given, stored uint16 }{{65535, 65535}} {
 		img := sparse(t, 256*units.MiB)
 		if err := tool(t, "mke2fs", "-q", "-F", "-t", "ext4", "-E", fmt.Sprintf("stride=%d", c.given), img); err != nil {
@@ -98,7 +99,7 @@ func extRaidStride(t *testing.T, img string) uint16 {
 // TestExtJournalNeeds2048Blocks: below 2048 blocks mke2fs leaves the journal
 // out and still succeeds, so fsbench refuses such an ext3.
 func TestExtJournalNeeds2048Blocks(t *testing.T) {
-	requireTools(t, "mke2fs", "dumpe2fs")
+	testenv.Tools(t, "mke2fs", "dumpe2fs")
 	for _, c := range []struct {
 		blocks  int64
 		journal bool
@@ -124,7 +125,7 @@ func TestExtJournalNeeds2048Blocks(t *testing.T) {
 // TestExtMinSizeWorks: the conservative ext minimum builds with every block
 // size.
 func TestExtMinSizeWorks(t *testing.T) {
-	requireTools(t, "mke2fs")
+	testenv.Tools(t, "mke2fs")
 	typ, _ := Lookup("ext2")
 	for _, bs := range typ.BlockSizes {
 		for _, name := range []string{"ext2", "ext4"} {
@@ -160,7 +161,7 @@ func TestMinSizeIsTheToolsLimit(t *testing.T) {
 	} {
 		typ, _ := Lookup(c.s.Type)
 		t.Run(fmt.Sprintf("%s/%s", c.s.Type, size(c.min)), func(t *testing.T) {
-			requireTools(t, typ.Tool)
+			testenv.Tools(t, typ.Tool)
 			s := c.s
 			s.Size = c.min
 			argv := resolvedArgv(t, s, "{image}")
@@ -180,7 +181,7 @@ func TestMinSizeIsTheToolsLimit(t *testing.T) {
 
 // TestBtrfsMinSizes holds the profile table against mkfs.btrfs.
 func TestBtrfsMinSizes(t *testing.T) {
-	requireTools(t, "mkfs.btrfs")
+	testenv.Tools(t, "mkfs.btrfs")
 	for _, p := range [][2]string{{"single", "single"}, {"dup", "single"}, {"single", "dup"}, {"dup", "dup"}} {
 		min := btrfsMinSize(false, p[0], p[1], 4096)
 		s := Spec{Type: "btrfs", UUID: testUUID, Size: min,
@@ -198,7 +199,7 @@ func TestBtrfsMinSizes(t *testing.T) {
 // TestBtrfsNodeSizeNotPowerOfTwo: mkfs.btrfs 6.2 formats nodesize 12288,
 // which the kernel would refuse; the field's PowerOfTwo catches it.
 func TestBtrfsNodeSizeNotPowerOfTwo(t *testing.T) {
-	requireTools(t, "mkfs.btrfs")
+	testenv.Tools(t, "mkfs.btrfs")
 	if err := tool(t, "mkfs.btrfs", "-q", "-f", "-n", "12288", sparse(t, 256*units.MiB)); err != nil {
 		t.Logf("mkfs.btrfs now refuses nodesize 12288: %v", err)
 	}
@@ -209,7 +210,7 @@ func TestBtrfsNodeSizeNotPowerOfTwo(t *testing.T) {
 // TestXFSStripeUnitSweep repeats, with mkfs.xfs -N (no writes), the sweep
 // behind xfsMaxSU and the agcount=4 derivation, and the log rule.
 func TestXFSStripeUnitSweep(t *testing.T) {
-	requireTools(t, "mkfs.xfs")
+	testenv.Tools(t, "mkfs.xfs")
 	for _, su := range []int64{1, 4, 6, 16} {
 		for _, mib := range []int64{300, 301, 333, 444, 512, 555, 700, 1023, 2048, 8192} {
 			s := Spec{Type: "xfs", UUID: testUUID, Size: mib * units.MiB, Geometry: Geometry{EraseBlock: su * units.MiB}}
@@ -237,7 +238,7 @@ func TestXFSStripeUnitSweep(t *testing.T) {
 // TestNILFS2SegmentRules holds -B and the size formula against
 // mkfs.nilfs2.
 func TestNILFS2SegmentRules(t *testing.T) {
-	requireTools(t, "mkfs.nilfs2")
+	testenv.Tools(t, "mkfs.nilfs2")
 	img := sparse(t, 512*units.MiB)
 	for _, b := range []int64{8, 15, 17, 24, 48} {
 		if tool(t, "mkfs.nilfs2", "-q", "-f", "-B", fmt.Sprint(b), img) == nil {
@@ -267,7 +268,7 @@ func TestNILFS2SegmentRules(t *testing.T) {
 
 // TestFATRanges holds the FAT type limits against mkfs.fat.
 func TestFATRanges(t *testing.T) {
-	requireTools(t, "mkfs.vfat")
+	testenv.Tools(t, "mkfs.vfat")
 	for _, c := range []struct {
 		fat string
 		kib int64
@@ -312,14 +313,14 @@ func TestFATRanges(t *testing.T) {
 // TestLabelLimits: each tool takes MaxLabel bytes, and refuses or truncates
 // one more, which is why Resolve refuses it.
 func TestLabelLimits(t *testing.T) {
-	requireTools(t, "blkid")
+	testenv.Tools(t, "blkid")
 	for _, name := range Names() {
 		typ, _ := Lookup(name)
 		if typ.MaxLabel == 0 {
 			continue
 		}
 		t.Run(name, func(t *testing.T) {
-			requireTools(t, typ.Tool)
+			testenv.Tools(t, typ.Tool)
 			s := Spec{Type: name, UUID: testUUID, Size: 512 * units.MiB}
 			if name == "vfat" {
 				s.Size = 64 * units.MiB

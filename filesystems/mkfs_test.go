@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fsbench/fsbench/internal/testenv"
 	"github.com/fsbench/fsbench/internal/units"
 )
 
@@ -34,7 +35,7 @@ func checkBuild(t *testing.T, s Spec, spaces bool) string {
 	if !ok {
 		t.Fatalf("no type %s", s.Type)
 	}
-	requireTools(t, typ.Tools...)
+	testenv.Tools(t, typ.Tools...)
 	r, probs := Resolve(s)
 	if len(probs) > 0 {
 		t.Fatalf("Resolve: %+v", probs)
@@ -195,7 +196,7 @@ func TestEveryKnobBuilds(t *testing.T) {
 	for _, s := range specs {
 		t.Run(s.Type, func(t *testing.T) {
 			typ, _ := Lookup(s.Type)
-			requireTools(t, typ.Tools...)
+			testenv.Tools(t, typ.Tools...)
 			s.UUID = testUUID
 			if s.Size == 0 {
 				s.Size = 512 * units.MiB

@@ -3,6 +3,8 @@ package filesystems
 import (
 	"strings"
 	"testing"
+
+	"github.com/fsbench/fsbench/internal/testenv"
 )
 
 // allowedArgs are mkfs_args a spec may pass, for every tool: accepted by
@@ -38,7 +40,7 @@ func TestAllowedArgsBuild(t *testing.T) {
 	for name, args := range allowedArgs {
 		t.Run(name, func(t *testing.T) {
 			typ, _ := Lookup(name)
-			requireTools(t, typ.Tools...)
+			testenv.Tools(t, typ.Tools...)
 			s := testSpec(name)
 			s.ExtraArgs = args
 			r, probs := Resolve(s)

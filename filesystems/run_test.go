@@ -25,15 +25,6 @@ const testEpoch = 1700000000
 
 // requireTools skips the test, with the one message every fsbench test uses,
 // when a host tool is missing.
-func requireTools(t *testing.T, tools ...string) {
-	t.Helper()
-	for _, tool := range tools {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s not installed", tool)
-		}
-	}
-}
-
 // stage writes a small root filesystem whose timestamps are clamped to the
 // epoch, as the real stager does. Two calls give the same tree with
 // different ctimes and inode numbers. spaces adds a name with spaces, which

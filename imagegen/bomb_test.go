@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/fsbench/fsbench/internal/testbin"
+	"github.com/fsbench/fsbench/internal/testenv"
 	"github.com/fsbench/fsbench/plan"
 	"github.com/fsbench/fsbench/spec"
 )
@@ -23,7 +24,7 @@ import (
 // without staging the rest, and say so.
 func TestContentsThatDoNotFit(t *testing.T) {
 	needFS(t, "ext4")
-	needTool(t, "fakeroot")
+	testenv.Tool(t, "fakeroot")
 	dir := t.TempDir()
 	bomb := filepath.Join(dir, "bomb.tar.gz")
 	writeBomb(t, bomb, []int64{1 << 20, 512 << 20})

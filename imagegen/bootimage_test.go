@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/fsbench/fsbench/internal/testenv"
 )
 
 // bootSpec is a board whose boot files come from a build system's
@@ -56,8 +58,8 @@ image "emmc" {
 // is the same for the same inputs and epoch.
 func TestBootFilesInTheImage(t *testing.T) {
 	needFS(t, "vfat", "ext4")
-	needTool(t, "mkimage")
-	needTool(t, "mtype")
+	testenv.Tool(t, "mkimage")
+	testenv.Tool(t, "mtype")
 	for _, tc := range []struct {
 		name, loader, part string
 		fdtdir             bool

@@ -16,6 +16,7 @@ import (
 
 	"github.com/fsbench/fsbench/filesystems"
 	"github.com/fsbench/fsbench/internal/testbin"
+	"github.com/fsbench/fsbench/internal/testenv"
 	"github.com/fsbench/fsbench/plan"
 	"github.com/fsbench/fsbench/spec"
 )
@@ -59,11 +60,11 @@ func build(t *testing.T, specPath string, epoch int64) (*plan.Plan, *Manifest, s
 
 func needFS(t *testing.T, types ...string) {
 	t.Helper()
-	needTool(t, "sfdisk")
+	testenv.Tool(t, "sfdisk")
 	for _, name := range types {
 		typ, _ := filesystems.Lookup(name)
 		for _, tool := range typ.Tools {
-			needTool(t, tool)
+			testenv.Tool(t, tool)
 		}
 	}
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/fsbench/fsbench/imagegen/readback"
 	"github.com/fsbench/fsbench/internal/testbin"
+	"github.com/fsbench/fsbench/internal/testenv"
 	"github.com/fsbench/fsbench/plan"
 	"github.com/fsbench/fsbench/spec"
 )
@@ -255,10 +256,10 @@ func compareReadback(t *testing.T, img plan.Image, part plan.Partition, a, b str
 	}
 	t.Run("readback-"+part.Name, func(t *testing.T) {
 		for _, tool := range readback.Tools(typ) {
-			needTool(t, tool)
+			testenv.Tool(t, tool)
 		}
 		if readback.NeedsRoot(typ) && os.Geteuid() != 0 {
-			t.Skip("mounting needs root")
+			testenv.Missing(t, "root to mount")
 		}
 		la := readPartition(t, a, part)
 		lb := readPartition(t, b, part)

@@ -19,6 +19,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/fsbench/fsbench/internal/atomicfile"
+	"github.com/fsbench/fsbench/internal/testenv"
 	"github.com/fsbench/fsbench/plan"
 )
 
@@ -395,7 +396,7 @@ func TestGPTDefaultLayoutMatchesGoDiskfs(t *testing.T) {
 				}
 			}
 			// sgdisk's protective MBR for a disk of the same size.
-			needTool(t, "sgdisk")
+			testenv.Tool(t, "sgdisk")
 			blank := filepath.Join(t.TempDir(), "sgdisk.img")
 			if err := os.WriteFile(blank, nil, 0o644); err != nil {
 				t.Fatal(err)
@@ -414,8 +415,8 @@ func TestGPTDefaultLayoutMatchesGoDiskfs(t *testing.T) {
 // TestGPTEntriesMoved: the array moved to 1 MiB, past an Allwinner SPL
 // at 8 KiB, which a raw region puts there and which reads back intact.
 func TestGPTEntriesMoved(t *testing.T) {
-	needTool(t, "sgdisk")
-	needTool(t, "sfdisk")
+	testenv.Tool(t, "sgdisk")
+	testenv.Tool(t, "sfdisk")
 	const ss, size = 512, 64 << 20
 	last := int64(size/ss - 1)
 	g := &plan.GPT{EntriesSector: 2048, EntriesSectors: 32, FirstUsable: 2080, LastUsable: last - 33, Backup: true}
@@ -473,8 +474,8 @@ func TestGPTEntriesMoved(t *testing.T) {
 // TestGPTWithoutBackup: nothing at the end of the image; the primary
 // header's AlternateLBA still names the last sector (see writeGPT).
 func TestGPTWithoutBackup(t *testing.T) {
-	needTool(t, "sgdisk")
-	needTool(t, "sfdisk")
+	testenv.Tool(t, "sgdisk")
+	testenv.Tool(t, "sfdisk")
 	const ss, size = 512, 64 << 20
 	last := int64(size/ss - 1)
 	g := &plan.GPT{EntriesSector: 2, EntriesSectors: 32, FirstUsable: 34, LastUsable: last - 33, Backup: false}
@@ -544,8 +545,8 @@ images/hybrid.hdimage6:start=12288,size=2048,type=0FC63DAF-8483-4772-8E79-3D69D8
 // test requires of its own, the MBR of the three partitions and an 0xEE
 // entry over sectors 1-33, here as sfdisk writes that MBR.
 func TestGPTHybridMBRLikeGenimage(t *testing.T) {
-	needTool(t, "sfdisk")
-	needTool(t, "fdisk")
+	testenv.Tool(t, "sfdisk")
+	testenv.Tool(t, "fdisk")
 	img := hybridImage()
 	path := tableOnly(t, img)
 	if got := sanitizedDump(t, path, "images/hybrid.hdimage"); got != genimageHybrid {
@@ -581,9 +582,9 @@ func TestGPTHybridMBRLikeGenimage(t *testing.T) {
 // TestGPTHybridMBROneEntry: one bootable FAT partition mirrored, the 0xEE
 // entry in slot 2 over the array moved to sector 2048, slots 3-4 empty.
 func TestGPTHybridMBROneEntry(t *testing.T) {
-	needTool(t, "sfdisk")
-	needTool(t, "sgdisk")
-	needTool(t, "fdisk")
+	testenv.Tool(t, "sfdisk")
+	testenv.Tool(t, "sgdisk")
+	testenv.Tool(t, "fdisk")
 	const ss, size = 512, 64 << 20
 	last := int64(size/ss - 1)
 	g := &plan.GPT{EntriesSector: 2048, EntriesSectors: 32, FirstUsable: 2080, LastUsable: last - 33, Backup: true,
@@ -626,8 +627,8 @@ func sfdiskInput(t *testing.T, script, path string) {
 
 // TestGPTNumbersNotInDiskOrder: partition 1 after partition 2 on the disk.
 func TestGPTNumbersNotInDiskOrder(t *testing.T) {
-	needTool(t, "sgdisk")
-	needTool(t, "sfdisk")
+	testenv.Tool(t, "sgdisk")
+	testenv.Tool(t, "sfdisk")
 	const ss, size = 512, 64 << 20
 	img := gptDisk(size, ss, defaultGPT(size, ss),
 		part("second", 2, 2048, 8192, ss, linuxFSType, testUUID(2)),
@@ -657,7 +658,7 @@ func TestGPTNumbersNotInDiskOrder(t *testing.T) {
 // TestMBRNumbersNotInDiskOrder: primary partition 1 after partition 2 on
 // the disk, entry 3 left empty.
 func TestMBRNumbersNotInDiskOrder(t *testing.T) {
-	needTool(t, "sfdisk")
+	testenv.Tool(t, "sfdisk")
 	const ss, size = 512, 64 << 20
 	img := plan.Image{Name: "sd", File: "sd.img", Table: "mbr", Size: size, SectorSize: ss, DiskID: "0x0a1b2c3d", Partitions: []plan.Partition{
 		part("second", 2, 2048, 8192, ss, "0x0c", ""),
@@ -701,8 +702,8 @@ images/test.hdimage9:start=22528,size=2048,type=83
 // the extended partition in entry 2, holding five logical partitions,
 // and primary partitions 3 and 4 after it on the disk.
 func TestMBRExtendedInSlot2(t *testing.T) {
-	needTool(t, "sfdisk")
-	needTool(t, "fdisk")
+	testenv.Tool(t, "sfdisk")
+	testenv.Tool(t, "fdisk")
 	const ss = 512
 	img := plan.Image{Name: "test", File: "test.img", Table: "mbr", Size: 14 << 20, SectorSize: ss, Align: 1 << 20, DiskID: "0x12345678",
 		Extended: &plan.Extended{StartSector: 4096, Sectors: 20480, Type: plan.ExtendedType, Slot: 2}}
@@ -732,7 +733,7 @@ func TestMBRExtendedInSlot2(t *testing.T) {
 // and sfdisk through a loop device of 4096-byte sectors when one can be
 // made.
 func TestGPT4KSectors(t *testing.T) {
-	needTool(t, "fdisk")
+	testenv.Tool(t, "fdisk")
 	const ss, size = 4096, 64 << 20
 	last := int64(size/ss - 1)
 	img := gptDisk(size, ss, defaultGPT(size, ss),
@@ -769,14 +770,14 @@ func TestGPT4KSectors(t *testing.T) {
 	checkDiskfs(t, path, img)
 
 	t.Run("loop", func(t *testing.T) {
-		needTool(t, "losetup")
-		needTool(t, "sgdisk")
+		testenv.Tool(t, "losetup")
+		testenv.Tool(t, "sgdisk")
 		if os.Geteuid() != 0 {
-			t.Skip("a loop device of 4096-byte sectors needs root")
+			testenv.Missing(t, "root to attach a loop device of 4096-byte sectors")
 		}
 		dev, err := exec.Command("losetup", "--find", "--show", "--read-only", "--sector-size", "4096", path).Output()
 		if err != nil {
-			t.Skipf("no loop device: %v", err)
+			testenv.Missing(t, "a loop device: "+err.Error())
 		}
 		loop := strings.TrimSpace(string(dev))
 		defer exec.Command("losetup", "-d", loop).Run()
@@ -791,7 +792,7 @@ func TestGPT4KSectors(t *testing.T) {
 // TestMBR4KSectors: an MBR with logical partitions on 4096-byte sectors,
 // read by fdisk told the sector size.
 func TestMBR4KSectors(t *testing.T) {
-	needTool(t, "fdisk")
+	testenv.Tool(t, "fdisk")
 	const ss = 4096
 	img := plan.Image{Name: "sd", File: "sd.img", Table: "mbr", Size: 64 << 20, SectorSize: ss, DiskID: "0x0a1b2c3d",
 		Extended: &plan.Extended{StartSector: 2304, Sectors: 4352, Type: plan.ExtendedType, Slot: 2}}
@@ -819,7 +820,7 @@ func TestMBR4KSectors(t *testing.T) {
 // bytes 440-511 keeps its bytes 0-439 and from 512, and the MBR there is
 // the table's, whole.
 func TestRawHoleKeepsBootCode(t *testing.T) {
-	needTool(t, "sfdisk")
+	testenv.Tool(t, "sfdisk")
 	for _, table := range []string{"mbr", "gpt"} {
 		t.Run(table, func(t *testing.T) {
 			const ss, size = 512, 16 << 20
@@ -942,7 +943,7 @@ func TestRawHolesSparse(t *testing.T) {
 // TestMBRExtendedSlotLeavesGaps: the extended partition in entry 4 with
 // only primary partition 2 besides it: entries 1 and 3 stay empty.
 func TestMBRExtendedSlotLeavesGaps(t *testing.T) {
-	needTool(t, "sfdisk")
+	testenv.Tool(t, "sfdisk")
 	const ss = 512
 	img := plan.Image{Name: "sd", File: "sd.img", Table: "mbr", Size: 64 << 20, SectorSize: ss, DiskID: "0x0a1b2c3d",
 		Extended: &plan.Extended{StartSector: 18432, Sectors: 20480, Type: plan.ExtendedType, Slot: 4}}

@@ -15,6 +15,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/fsbench/fsbench/internal/golden"
+	"github.com/fsbench/fsbench/internal/testenv"
 	"github.com/fsbench/fsbench/internal/units"
 	"github.com/fsbench/fsbench/plan"
 	"github.com/fsbench/fsbench/spec"
@@ -48,8 +49,8 @@ func blobBytes(name string, n int64) []byte {
 // and the image's path.
 func buildLayout(t *testing.T, name string) (*plan.Image, string) {
 	t.Helper()
-	needTool(t, "sfdisk")
-	needTool(t, "sgdisk")
+	testenv.Tool(t, "sfdisk")
+	testenv.Tool(t, "sgdisk")
 	dir := t.TempDir()
 	src, err := os.ReadFile(filepath.Join("testdata/layouts", name+".fsb.hcl"))
 	if err != nil {

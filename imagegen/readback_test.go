@@ -18,6 +18,7 @@ import (
 
 	"github.com/fsbench/fsbench/imagegen/readback"
 	"github.com/fsbench/fsbench/internal/testbin"
+	"github.com/fsbench/fsbench/internal/testenv"
 	"github.com/fsbench/fsbench/plan"
 	"github.com/fsbench/fsbench/spec"
 )
@@ -323,13 +324,13 @@ func TestPopulationReadsBack(t *testing.T) {
 		for _, p := range img.Partitions {
 			t.Run(name+"/"+p.Name, func(t *testing.T) {
 				for _, tool := range readback.Tools(p.Filesystem) {
-					needTool(t, tool)
+					testenv.Tool(t, tool)
 				}
 				if readback.NeedsRoot(p.Filesystem) && os.Geteuid() != 0 {
 					if readback.Mounts(p.Filesystem) {
-						t.Skip("mounting needs root")
+						testenv.Missing(t, "root to mount")
 					}
-					t.Skipf("reading %s with its owners needs root", p.Filesystem)
+					testenv.Missing(t, "root to read "+p.Filesystem+" with its owners")
 				}
 				source := want[name]
 				if p.Filesystem == "vfat" {

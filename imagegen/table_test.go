@@ -9,18 +9,12 @@ import (
 	"testing"
 
 	"github.com/fsbench/fsbench/internal/golden"
+	"github.com/fsbench/fsbench/internal/testenv"
 	"github.com/fsbench/fsbench/plan"
 	"github.com/fsbench/fsbench/spec"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
-
-func needTool(t *testing.T, tool string) {
-	t.Helper()
-	if _, err := exec.LookPath(tool); err != nil {
-		t.Skipf("%s not installed", tool)
-	}
-}
 
 func loadPlan(t *testing.T, src string) *plan.Plan {
 	t.Helper()
@@ -125,7 +119,7 @@ image "sd" {
 `
 
 func TestGPTTableWithSfdisk(t *testing.T) {
-	needTool(t, "sfdisk")
+	testenv.Tool(t, "sfdisk")
 	img := loadPlan(t, gptSpec).Variants[0].Images[0]
 	path := tableOnly(t, img)
 	dump := sfdiskDump(t, path)
@@ -138,7 +132,7 @@ func TestGPTTableWithSfdisk(t *testing.T) {
 }
 
 func TestGPTTableWithSgdisk(t *testing.T) {
-	needTool(t, "sgdisk")
+	testenv.Tool(t, "sgdisk")
 	img := loadPlan(t, gptSpec).Variants[0].Images[0]
 	out := run(t, "sgdisk", "-v", tableOnly(t, img))
 	if !strings.Contains(out, "No problems found") {
@@ -147,7 +141,7 @@ func TestGPTTableWithSgdisk(t *testing.T) {
 }
 
 func TestMBRTableWithLogicalPartitions(t *testing.T) {
-	needTool(t, "sfdisk")
+	testenv.Tool(t, "sfdisk")
 	img := loadPlan(t, mbrSpec).Variants[0].Images[0]
 	path := tableOnly(t, img)
 	dump := sfdiskDump(t, path)

@@ -12,6 +12,7 @@ import (
 	"github.com/fsbench/fsbench/imagegen/payload"
 	"github.com/fsbench/fsbench/internal/debpkg"
 	"github.com/fsbench/fsbench/internal/testbin"
+	"github.com/fsbench/fsbench/internal/testenv"
 	"github.com/fsbench/fsbench/plan"
 	"github.com/fsbench/fsbench/spec"
 	"github.com/fsbench/fsbench/wire/arch"
@@ -50,7 +51,7 @@ test "sqlite_tps" "bench" { on = partition.bench }
 func TestBusyboxCarriesTheTestsTools(t *testing.T) {
 	needFS(t, "ext4")
 	for _, tool := range []string{"apt-get", "fakeroot", "debugfs"} {
-		needTool(t, tool)
+		testenv.Tool(t, tool)
 	}
 	s, p, diags := plan.LoadSealed(writeSpec(t, busyboxWithChecks), spec.Options{})
 	if diags.HasErrors() {
@@ -62,9 +63,9 @@ func TestBusyboxCarriesTheTestsTools(t *testing.T) {
 		CacheDir: testbin.CacheDir(), Runner: testbin.Runner(t, arch.X86_64)})
 	switch {
 	case errors.Is(err, debpkg.ErrUnreachable):
-		t.Skipf("cannot reach the Debian mirror: %v", err)
+		testenv.Missing(t, "the Debian mirror: "+err.Error())
 	case errors.Is(err, debpkg.ErrForeignArchNotConfigured):
-		t.Skipf("%v (scripts/test.sh does it)", err)
+		testenv.Missing(t, err.Error())
 	case err != nil:
 		t.Fatal(err)
 	}

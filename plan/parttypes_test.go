@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/fsbench/fsbench/filesystems"
+	"github.com/fsbench/fsbench/internal/testenv"
 	"github.com/fsbench/fsbench/spec"
 	"github.com/fsbench/fsbench/wire/arch"
 )
@@ -256,9 +257,7 @@ var utilLinuxKind = map[string]string{
 // TestPartTypesMatchUtilLinux: every shortcut's GUID is the one util-linux
 // gives the type.
 func TestPartTypesMatchUtilLinux(t *testing.T) {
-	if _, err := exec.LookPath("sfdisk"); err != nil {
-		t.Skip("sfdisk (util-linux) is not installed; partition type GUIDs not checked against it")
-	}
+	testenv.Tool(t, "sfdisk")
 	out, err := exec.Command("sfdisk", "--label", "gpt", "-T").Output()
 	if err != nil {
 		t.Fatalf("sfdisk --label gpt -T: %v", err)

@@ -16,6 +16,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/fsbench/fsbench/capture"
+	"github.com/fsbench/fsbench/internal/testenv"
 	"github.com/fsbench/fsbench/qemu/initramfs"
 	"github.com/fsbench/fsbench/qemu/internal/testkernel"
 	"github.com/fsbench/fsbench/qemu/kernel"
@@ -26,13 +27,6 @@ import (
 // /init of the initramfs and guestinit as /sbin/init of the root
 // filesystem. Each skips with one message when QEMU, the kernel or a
 // mkfs is missing; CI installs them all.
-
-func needTool(t *testing.T, name string) {
-	t.Helper()
-	if _, err := exec.LookPath(name); err != nil {
-		t.Skipf("%s not installed", name)
-	}
-}
 
 // archOf reads a test's architecture, written as QEMU names it.
 func archOf(t *testing.T, name string) arch.Arch {
@@ -46,7 +40,7 @@ func archOf(t *testing.T, name string) arch.Arch {
 
 func needQEMU(t *testing.T, name string) {
 	t.Helper()
-	needTool(t, "qemu-system-"+archOf(t, name).QEMU())
+	testenv.Tool(t, "qemu-system-"+archOf(t, name).QEMU())
 }
 
 // built holds the test programs, compiled once per package and

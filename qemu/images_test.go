@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fsbench/fsbench/internal/testenv"
 )
 
 // rootFS builds a filesystem image of type fstype whose /sbin/init is
@@ -160,7 +162,7 @@ func copyFile(t *testing.T, src, dst string, mode os.FileMode) {
 
 func run(t *testing.T, name string, args ...string) string {
 	t.Helper()
-	needTool(t, name)
+	testenv.Tool(t, name)
 	out, err := exec.Command(name, args...).CombinedOutput()
 	if err != nil {
 		t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)

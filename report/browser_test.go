@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fsbench/fsbench/internal/testenv"
 	"github.com/fsbench/fsbench/wire/resultframe"
 )
 
@@ -180,10 +181,7 @@ func measureLayout(t *testing.T, bin, dir string, width int) pageLayout {
 // prints, and the charts' elements in the page's DOM match what the
 // results hold.
 func TestBrowserRendersReport(t *testing.T) {
-	bin, err := exec.LookPath("chromium")
-	if err != nil {
-		t.Skip("needs chromium (scripts/test.sh installs it)")
-	}
+	bin := testenv.Tool(t, "chromium")
 	for _, name := range []string{"quickstart", "settled", "synthetic", "flash"} {
 		t.Run(name, func(t *testing.T) {
 			fx := fixtureNamed(t, name)

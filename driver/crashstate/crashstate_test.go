@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fsbench/fsbench/internal/testenv"
 	"github.com/fsbench/fsbench/wire/logwrites"
 	"github.com/fsbench/fsbench/wire/logwrites/logwritestest"
 )
@@ -16,9 +17,7 @@ import (
 // partition 2 "crashlog" (1MiB) holding log.
 func disk(t *testing.T, log []byte) string {
 	t.Helper()
-	if _, err := exec.LookPath("sfdisk"); err != nil {
-		t.Skip("needs sfdisk (scripts/test.sh installs it)")
-	}
+	testenv.Tool(t, "sfdisk")
 	path := filepath.Join(t.TempDir(), "disk.img")
 	if err := os.WriteFile(path, nil, 0o644); err != nil {
 		t.Fatal(err)

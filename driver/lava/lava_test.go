@@ -23,6 +23,7 @@ import (
 	"github.com/fsbench/fsbench/internal/debpkg"
 	"github.com/fsbench/fsbench/internal/golden"
 	"github.com/fsbench/fsbench/internal/testbin"
+	"github.com/fsbench/fsbench/internal/testenv"
 	"github.com/fsbench/fsbench/plan"
 	"github.com/fsbench/fsbench/report"
 	"github.com/fsbench/fsbench/spec"
@@ -45,16 +46,14 @@ func testLog() *logrus.Logger {
 func needTools(t *testing.T, a arch.Arch, extra ...string) {
 	t.Helper()
 	for _, tool := range append([]string{"apt-get", "fakeroot", "mke2fs"}, extra...) {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("needs %s (scripts/test.sh installs it)", tool)
-		}
+		testenv.Tool(t, tool)
 	}
 	if err := exec.Command(Python, "-c", "import lava_common.schemas").Run(); err != nil {
-		t.Skip("needs Debian's lava-common (scripts/test.sh installs it)")
+		testenv.Missing(t, "Debian's lava-common")
 	}
 	if a != arch.X86_64 {
 		if err := debpkg.CheckArch(context.Background(), a.Debian()); errors.Is(err, debpkg.ErrForeignArchNotConfigured) {
-			t.Skipf("%v (scripts/test.sh does it)", err)
+			testenv.Missing(t, err.Error())
 		}
 	}
 }
@@ -173,7 +172,7 @@ func TestJobsGolden(t *testing.T) {
 				return
 			}
 			if _, err := os.Stat(LAVARun); err != nil {
-				t.Skip("needs Debian's lava-dispatcher for lava-run --validate (scripts/test.sh installs it)")
+				testenv.Missing(t, "Debian's lava-dispatcher for lava-run --validate")
 			}
 			// The dispatcher checks that the files are there: the same
 			// jobs, with the artifacts on this host.
@@ -238,7 +237,7 @@ func withStorage(v Variant, s string) Variant {
 // where.
 func TestValidateSchemaRefuses(t *testing.T) {
 	if err := exec.Command(Python, "-c", "import lava_common.schemas").Run(); err != nil {
-		t.Skip("needs Debian's lava-common (scripts/test.sh installs it)")
+		testenv.Missing(t, "Debian's lava-common")
 	}
 	dir := t.TempDir()
 	good := &Definition{DeviceType: "qemu", JobName: "x", Timeouts: Timeouts{Job: Timeout{10}, Action: Timeout{5}, Connection: Timeout{5}},
@@ -278,7 +277,7 @@ func TestValidateSchemaRefuses(t *testing.T) {
 func TestLAVARunQEMU(t *testing.T) {
 	needTools(t, arch.X86_64, "qemu-system-x86_64")
 	if _, err := os.Stat(LAVARun); err != nil {
-		t.Skip("needs Debian's lava-dispatcher (scripts/test.sh installs it)")
+		testenv.Missing(t, "Debian's lava-dispatcher")
 	}
 	if testing.Short() {
 		t.Skip("boots a VM under lava-run")

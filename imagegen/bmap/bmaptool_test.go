@@ -8,16 +8,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fsbench/fsbench/internal/testenv"
 )
 
 // bmaptool returns the path of bmaptool (bmap-tools 3.6 is the reference
 // these tests were written against) or skips the test.
 func bmaptool(t *testing.T) string {
 	t.Helper()
-	path, err := exec.LookPath("bmaptool")
-	if err != nil {
-		t.Skip("bmaptool not installed")
-	}
+	path := testenv.Tool(t, "bmaptool")
 	return path
 }
 

@@ -10,15 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fsbench/fsbench/internal/testenv"
 	"golang.org/x/sys/unix"
 )
-
-func needTool(t *testing.T, tool string) {
-	t.Helper()
-	if _, err := exec.LookPath(tool); err != nil {
-		t.Skipf("%s not installed", tool)
-	}
-}
 
 func run(t *testing.T, argv ...string) {
 	t.Helper()
@@ -242,8 +236,8 @@ func compare(t *testing.T, fsType, tree, image string) {
 // data, and ext2: debugfs output with odd names, fast and slow symlinks,
 // long and binary xattrs, hard links and devices.
 func TestListExt(t *testing.T) {
-	needTool(t, "mke2fs")
-	needTool(t, "debugfs")
+	testenv.Tool(t, "mke2fs")
+	testenv.Tool(t, "debugfs")
 	tree := makeTree(t, true, true)
 	for _, c := range []struct{ fs, features string }{
 		{"ext4", ""}, {"ext4", "inline_data"}, {"ext2", ""},
@@ -266,18 +260,18 @@ func TestListExt(t *testing.T) {
 func needRoot(t *testing.T, fsType string) {
 	t.Helper()
 	for _, tool := range Tools(fsType) {
-		needTool(t, tool)
+		testenv.Tool(t, tool)
 	}
 	if os.Geteuid() != 0 {
 		if Mounts(fsType) {
-			t.Skip("mounting needs root")
+			testenv.Missing(t, "root to mount")
 		}
-		t.Skipf("reading %s needs root", fsType)
+		testenv.Missing(t, "root to read "+fsType)
 	}
 }
 
 func TestListSquashfs(t *testing.T) {
-	needTool(t, "mksquashfs")
+	testenv.Tool(t, "mksquashfs")
 	needRoot(t, "squashfs")
 	tree := makeTree(t, true, true)
 	image := filepath.Join(t.TempDir(), "sq.img")
@@ -286,7 +280,7 @@ func TestListSquashfs(t *testing.T) {
 }
 
 func TestListErofs(t *testing.T) {
-	needTool(t, "mkfs.erofs")
+	testenv.Tool(t, "mkfs.erofs")
 	needRoot(t, "erofs")
 	tree := makeTree(t, true, true)
 	image := filepath.Join(t.TempDir(), "erofs.img")
@@ -297,7 +291,7 @@ func TestListErofs(t *testing.T) {
 // TestListBtrfs leaves device nodes out: mkfs.btrfs 6.2 --rootdir stores
 // every device number as 0,0.
 func TestListBtrfs(t *testing.T) {
-	needTool(t, "mkfs.btrfs")
+	testenv.Tool(t, "mkfs.btrfs")
 	needRoot(t, "btrfs")
 	tree := makeTree(t, true, false)
 	image := filepath.Join(t.TempDir(), "btrfs.img")
@@ -307,7 +301,7 @@ func TestListBtrfs(t *testing.T) {
 }
 
 func TestListXFS(t *testing.T) {
-	needTool(t, "mkfs.xfs")
+	testenv.Tool(t, "mkfs.xfs")
 	needRoot(t, "xfs")
 	image := filepath.Join(t.TempDir(), "xfs.img")
 	run(t, "truncate", "-s", "300M", image)
@@ -324,8 +318,8 @@ func TestListXFS(t *testing.T) {
 
 // TestListVFAT: names, sizes and data, decoded from UTF-16 long names.
 func TestListVFAT(t *testing.T) {
-	needTool(t, "mkfs.vfat")
-	needTool(t, "mcopy")
+	testenv.Tool(t, "mkfs.vfat")
+	testenv.Tool(t, "mcopy")
 	tree := makeTree(t, false, false)
 	// mcopy copies what a symlink points to; these point inside the tree.
 	os.Remove(filepath.Join(tree, "slow"))
@@ -381,8 +375,8 @@ func TestListVFAT(t *testing.T) {
 // detached and the mount point removed when the reader panics or its
 // context is cancelled.
 func TestMountIsUndone(t *testing.T) {
-	needTool(t, "mkfs.erofs")
-	needTool(t, "losetup")
+	testenv.Tool(t, "mkfs.erofs")
+	testenv.Tool(t, "losetup")
 	needRoot(t, "erofs")
 	tree := makeTree(t, false, false)
 	image := filepath.Join(t.TempDir(), "erofs.img")

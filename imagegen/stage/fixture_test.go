@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/fsbench/fsbench/internal/testenv"
 )
 
 // The tests' epoch and the two kinds of member times: newer ones are
@@ -141,7 +143,7 @@ func requireTool(t testing.TB, tool string) string {
 	t.Helper()
 	p, err := findTool(tool)
 	if err != nil {
-		t.Skipf("%s not installed", tool)
+		testenv.Missing(t, tool)
 	}
 	return p
 }

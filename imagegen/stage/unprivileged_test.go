@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fsbench/fsbench/internal/testenv"
 )
 
 // Environment of the unprivileged helper: TestUnprivileged re-runs this
@@ -73,7 +75,7 @@ func TestUnprivileged(t *testing.T) {
 	} else if p, err := findTool("runuser"); err == nil {
 		switcher = []string{p, "-u", "nobody", "--"}
 	} else {
-		t.Skipf("%s not installed", "setpriv")
+		testenv.Missing(t, "setpriv")
 	}
 
 	// A directory nobody owns, outside go test's root-only ones, with a

@@ -14,6 +14,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/fsbench/fsbench/internal/debpkg"
+	"github.com/fsbench/fsbench/internal/testenv"
 	"github.com/fsbench/fsbench/wire/arch"
 )
 
@@ -21,9 +22,7 @@ import (
 // or skips when apt cannot provide it.
 func fetch(t *testing.T) *Busybox {
 	t.Helper()
-	if _, err := exec.LookPath("apt-get"); err != nil {
-		t.Skip("needs apt-get to fetch busybox-static (Debian)")
-	}
+	testenv.Tool(t, "apt-get")
 	cache := os.Getenv("FSBENCH_CACHE")
 	if cache == "" {
 		cache = os.TempDir() + "/fsbench-test-cache"
@@ -33,7 +32,7 @@ func fetch(t *testing.T) *Busybox {
 	log.Out = io.Discard
 	bb, err := FetchBusybox(context.Background(), log, cache, host)
 	if errors.Is(err, debpkg.ErrUnreachable) {
-		t.Skipf("cannot reach the Debian mirror: %v", err)
+		testenv.Missing(t, "the Debian mirror: "+err.Error())
 	}
 	if err != nil {
 		t.Fatal(err)

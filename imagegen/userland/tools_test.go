@@ -19,6 +19,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/fsbench/fsbench/internal/debpkg"
+	"github.com/fsbench/fsbench/internal/testenv"
 	"github.com/fsbench/fsbench/recipes"
 	"github.com/fsbench/fsbench/wire/arch"
 )
@@ -30,9 +31,7 @@ var checkers = []string{"e2fsck", "mke2fs", "mkfs.ext4", "fsck.f2fs", "btrfs", "
 // skips when apt cannot provide it.
 func fetchTools(t *testing.T, a arch.Arch, programs ...string) *Tools {
 	t.Helper()
-	if _, err := exec.LookPath("apt-get"); err != nil {
-		t.Skip("needs apt-get to fetch the tools' packages (Debian)")
-	}
+	testenv.Tool(t, "apt-get")
 	cache := os.Getenv("FSBENCH_CACHE")
 	if cache == "" {
 		cache = os.TempDir() + "/fsbench-test-cache"
@@ -42,9 +41,9 @@ func fetchTools(t *testing.T, a arch.Arch, programs ...string) *Tools {
 	tools, err := FetchTools(context.Background(), log, cache, a, programs)
 	switch {
 	case errors.Is(err, debpkg.ErrUnreachable):
-		t.Skipf("cannot reach the Debian mirror: %v", err)
+		testenv.Missing(t, "the Debian mirror: "+err.Error())
 	case errors.Is(err, debpkg.ErrForeignArchNotConfigured):
-		t.Skipf("%v (scripts/test.sh does it)", err)
+		testenv.Missing(t, err.Error())
 	case err != nil:
 		t.Fatal(err)
 	}
@@ -138,7 +137,7 @@ func TestToolsRunInAChroot(t *testing.T) {
 		t.Skip("runs amd64 programs; the host is " + runtime.GOARCH)
 	}
 	if os.Geteuid() != 0 {
-		t.Skip("needs root to chroot into the layer")
+		testenv.Missing(t, "root to chroot into the layer")
 	}
 	tools := fetchTools(t, "x86_64", checkers...)
 	var buf bytes.Buffer
@@ -187,9 +186,7 @@ func TestToolsRunInAChroot(t *testing.T) {
 	if err != nil {
 		t.Fatalf("mkfs.ext4 in the chroot: %v\n%s", err, out)
 	}
-	if _, err := exec.LookPath("e2fsck"); err != nil {
-		t.Skip("needs e2fsck on the host (apt-get install e2fsprogs)")
-	}
+	testenv.Tool(t, "e2fsck")
 	if out, err := exec.Command("e2fsck", "-fn", filepath.Join(dir, "ext4.img")).CombinedOutput(); err != nil {
 		t.Errorf("the host's e2fsck on the chroot's ext4: %v\n%s", err, out)
 	}

@@ -7,6 +7,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/fsbench/fsbench/internal/testenv"
 )
 
 // TestStartHeldSurvivesEndedThreads ends many threads while a child with
@@ -14,10 +16,7 @@ import (
 // with them, as a capture reader with a raised priority does. A child
 // forked from any of those threads would be killed.
 func TestStartHeldSurvivesEndedThreads(t *testing.T) {
-	sleep, err := exec.LookPath("sleep")
-	if err != nil {
-		t.Skip("needs sleep(1)")
-	}
+	sleep := testenv.Tool(t, "sleep")
 	const children = 8
 	var dones []<-chan error
 	for range children {

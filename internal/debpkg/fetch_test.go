@@ -4,11 +4,11 @@ import (
 	"context"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sync"
 	"testing"
 
+	"github.com/fsbench/fsbench/internal/testenv"
 	"github.com/sirupsen/logrus"
 	"github.com/sirupsen/logrus/hooks/test"
 )
@@ -17,9 +17,7 @@ import (
 // goroutines at once: it is downloaded once, and every caller gets the
 // same complete cache entry.
 func TestFetchOnceForConcurrentCallers(t *testing.T) {
-	if _, err := exec.LookPath("apt-get"); err != nil {
-		t.Skip("needs apt-get (Debian)")
-	}
+	testenv.Tool(t, "apt-get")
 	da := hostArch(t)
 	ctx := context.Background()
 	log, hook := test.NewNullLogger()

@@ -5,18 +5,18 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/fsbench/fsbench/internal/testenv"
 )
 
 // hostArch is the host's Debian architecture; the test is skipped on a
 // host without apt-cache and dpkg.
 func hostArch(t *testing.T) string {
 	t.Helper()
-	if _, err := exec.LookPath("apt-cache"); err != nil {
-		t.Skip("needs apt-cache (Debian)")
-	}
+	testenv.Tool(t, "apt-cache")
 	out, err := exec.Command("dpkg", "--print-architecture").Output()
 	if err != nil {
-		t.Skipf("needs dpkg (Debian): %v", err)
+		testenv.Missing(t, "dpkg (Debian): "+err.Error())
 	}
 	return strings.TrimSpace(string(out))
 }

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/fsbench/fsbench/internal/testenv"
 )
 
 const module = "github.com/fsbench/fsbench"
@@ -23,9 +25,7 @@ type pkg struct {
 // list returns the packages patterns name and everything they depend on.
 func list(t *testing.T, patterns ...string) map[string]pkg {
 	t.Helper()
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("needs the go command")
-	}
+	testenv.Tool(t, "go")
 	args := append([]string{"list", "-deps", "-json=ImportPath,Standard,Deps"}, patterns...)
 	out, err := exec.Command("go", args...).Output()
 	if err != nil {
@@ -205,9 +205,7 @@ type hostPackage struct {
 }
 
 func TestHostStagesImportOnlyDownward(t *testing.T) {
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("needs the go command")
-	}
+	testenv.Tool(t, "go")
 	out, err := exec.Command("go", "list", "-json=ImportPath,Imports", module+"/...").Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)

@@ -1,7 +1,7 @@
 // Package testenv is how fsbench's tests say what they need of the
 // machine: a program on PATH, a Debian package, root, the Debian mirror.
-// Every need is said the same way, "needs WHAT (scripts/test.sh installs
-// it)", and a test that lacks one skips.
+// Every need is said the same way, "needs WHAT (scripts/test.sh sets it
+// up)", and a test that lacks one skips.
 //
 // With FSBENCH_REQUIRE_TOOLS=1 in the environment, as CI runs the suite,
 // a missing need fails the test instead: a package left out of the
@@ -29,7 +29,7 @@ func Required() bool {
 	return os.Getenv(RequireVar) == "1"
 }
 
-// Need skips t with "needs WHAT (scripts/test.sh installs it)" unless ok;
+// Need skips t with "needs WHAT (scripts/test.sh sets it up)" unless ok;
 // under FSBENCH_REQUIRE_TOOLS=1 it fails t instead. WHAT names what a user
 // would install or provide ("Debian's u-boot-qemu", "root").
 func Need(t testing.TB, ok bool, what string) {
@@ -37,11 +37,17 @@ func Need(t testing.TB, ok bool, what string) {
 	if ok {
 		return
 	}
-	msg := "needs " + what + " (scripts/test.sh installs it)"
+	msg := "needs " + what + " (scripts/test.sh sets it up)"
 	if Required() {
 		t.Fatalf("%s; %s=1 makes this a failure", msg, RequireVar)
 	}
 	t.Skip(msg)
+}
+
+// Missing is Need of something the caller found missing.
+func Missing(t testing.TB, what string) {
+	t.Helper()
+	Need(t, false, what)
 }
 
 // Needf is Need with an explanation of what was found, such as the error

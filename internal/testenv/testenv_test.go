@@ -24,7 +24,7 @@ func TestMissingToolSkipsOrFails(t *testing.T) {
 	}
 	out, err := run("")
 	if err != nil || !strings.Contains(out, "--- SKIP") ||
-		!strings.Contains(out, "needs fsbench-no-such-program (scripts/test.sh installs it)") {
+		!strings.Contains(out, "needs fsbench-no-such-program (scripts/test.sh sets it up)") {
 		t.Errorf("without %s: want a skip with the one wording, got %v:\n%s", RequireVar, err, out)
 	}
 	out, err = run("1")

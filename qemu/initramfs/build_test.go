@@ -13,6 +13,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 	"github.com/ulikunitz/xz"
 
+	"github.com/fsbench/fsbench/internal/testenv"
 	"github.com/fsbench/fsbench/qemu/internal/testkernel"
 	"github.com/fsbench/fsbench/qemu/kernel"
 )
@@ -119,8 +120,8 @@ func TestBuild(t *testing.T) {
 // .ko.zst and .ko.gz (as other distributions ship them) from the real
 // kernel's plain files, and checks the archive holds the plain bytes.
 func TestBuildCompressedModules(t *testing.T) {
-	needTool(t, "xz") // the kernel package reads compressed .modinfo through them
-	needTool(t, "zstd")
+	testenv.Tool(t, "xz") // the kernel package reads compressed .modinfo through them
+	testenv.Tool(t, "zstd")
 	real := testkernel.Get(t, "x86_64")
 	fake := *kernelCopy(real)
 	fake.Dir = t.TempDir()

@@ -8,19 +8,12 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/fsbench/fsbench/internal/testenv"
 )
 
 // These tests check the archive against GNU cpio, an implementation that
 // does not share this package's assumptions, and against gzip -dc.
-
-func needTool(t *testing.T, name string) string {
-	t.Helper()
-	p, err := exec.LookPath(name)
-	if err != nil {
-		t.Skipf("%s not installed", name)
-	}
-	return p
-}
 
 func runIn(t *testing.T, dir string, stdin []byte, name string, args ...string) string {
 	t.Helper()
@@ -37,7 +30,7 @@ func runIn(t *testing.T, dir string, stdin []byte, name string, args ...string) 
 }
 
 func TestCpioList(t *testing.T) {
-	cpio := needTool(t, "cpio")
+	cpio := testenv.Tool(t, "cpio")
 	src, _ := hostFile(t)
 	var buf bytes.Buffer
 	build(t, NewWriter(&buf), src)
@@ -88,7 +81,7 @@ func TestCpioList(t *testing.T) {
 }
 
 func TestCpioExtract(t *testing.T) {
-	cpio := needTool(t, "cpio")
+	cpio := testenv.Tool(t, "cpio")
 	src, modData := hostFile(t)
 	var buf bytes.Buffer
 	build(t, NewWriter(&buf), src)
@@ -153,7 +146,7 @@ func TestCpioExtract(t *testing.T) {
 }
 
 func TestGzipDecompresses(t *testing.T) {
-	gz := needTool(t, "gzip")
+	gz := testenv.Tool(t, "gzip")
 	src, _ := hostFile(t)
 	var plain, z bytes.Buffer
 	build(t, NewWriter(&plain), src)

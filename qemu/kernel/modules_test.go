@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/fsbench/fsbench/internal/testenv"
 )
 
 // modulesDep returns modules.dep for k as path -> dependency paths, from an
@@ -25,7 +27,7 @@ func modulesDep(t *testing.T, k *Kernel) map[string][]string {
 		if err != nil {
 			dir := t.TempDir()
 			if _, err := run(context.Background(), dir, "apt-get", "download", "kmod"); err != nil {
-				t.Skipf("no modules.dep, no depmod, and kmod cannot be downloaded: %v", err)
+				testenv.Missing(t, "depmod (kmod): "+err.Error())
 			}
 			debs, _ := filepath.Glob(filepath.Join(dir, "kmod_*.deb"))
 			if len(debs) != 1 {

@@ -3,11 +3,11 @@ package kernel
 import (
 	"context"
 	"errors"
-	"os/exec"
 	"strings"
 	"testing"
 
 	"github.com/fsbench/fsbench/internal/debpkg"
+	"github.com/fsbench/fsbench/internal/testenv"
 )
 
 func TestParseRequest(t *testing.T) {
@@ -46,16 +46,14 @@ func TestParseRequest(t *testing.T) {
 // TestResolveRequest asks the host's apt for every version of the amd64
 // metapackage, a flavour and a kernel package by name.
 func TestResolveRequest(t *testing.T) {
-	if _, err := exec.LookPath("apt-cache"); err != nil {
-		t.Skip("apt-cache not installed: no Debian kernel to resolve")
-	}
+	testenv.Tool(t, "apt-cache")
 	ctx := context.Background()
 	resolve := func(req Request) (Version, error) {
 		return ResolveRequest(ctx, testLog(t), testCacheDir(), "x86_64", req)
 	}
 	def, err := resolve(Request{})
 	if errors.Is(err, ErrUnreachable) {
-		t.Skip("apt-get cannot reach Debian's packages")
+		testenv.Missing(t, "the Debian mirror, for apt-get")
 	}
 	if err != nil {
 		t.Fatal(err)

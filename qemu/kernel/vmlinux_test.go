@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/fsbench/fsbench/internal/testenv"
 )
 
 func TestUncompressed(t *testing.T) {
@@ -44,10 +46,7 @@ func TestUncompressed(t *testing.T) {
 // The times are logged for information; comparing them belongs in a
 // benchmark.
 func TestBootsInQEMU(t *testing.T) {
-	qemu, err := exec.LookPath("qemu-system-x86_64")
-	if err != nil {
-		t.Skip("qemu-system-x86_64 not installed")
-	}
+	qemu := testenv.Tool(t, "qemu-system-x86_64")
 	k := testKernel(t)
 	vmlinux, err := k.Uncompressed(context.Background(), t.TempDir())
 	if err != nil {
@@ -141,9 +140,7 @@ func TestExtractEveryFormat(t *testing.T) {
 			if !ok {
 				t.Fatalf("no compressor for %s in the test", pf.name)
 			}
-			if _, err := exec.LookPath(args[0]); err != nil {
-				t.Skipf("%s not installed", args[0])
-			}
+			testenv.Tool(t, args[0])
 			cmd := exec.Command(args[0], args[1:]...)
 			cmd.Stdin = strings.NewReader(string(exe))
 			z, err := cmd.Output()

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/fsbench/fsbench/internal/testenv"
 )
 
 // diffCases are inputs whose diff -u output is compared hunk for hunk.
@@ -61,9 +63,7 @@ func TestDiffHeaders(t *testing.T) {
 // aside (diff prints file names and timestamps there), on hand-picked
 // cases and on every formatting fixture.
 func TestDiffMatchesDiffU(t *testing.T) {
-	if _, err := exec.LookPath("diff"); err != nil {
-		t.Skip("diff not installed")
-	}
+	testenv.Tool(t, "diff")
 	for _, c := range diffCases {
 		t.Run(c.name, func(t *testing.T) {
 			compareWithDiffU(t, []byte(c.a), []byte(c.b))

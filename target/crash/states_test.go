@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fsbench/fsbench/internal/testenv"
 	"github.com/fsbench/fsbench/target/workload"
 	"github.com/fsbench/fsbench/wire/logwrites"
 )
@@ -49,7 +50,7 @@ func TestCrashWorkloadsCheckIntact(t *testing.T) {
 	for _, kind := range []string{"small_files", "large_file", "fsync", "rename", "churn", "sqlite"} {
 		t.Run(kind, func(t *testing.T) {
 			if _, err := exec.LookPath("sqlite3"); err != nil && kind == "sqlite" {
-				t.Skip("needs sqlite3 (scripts/test.sh installs it)")
+				testenv.Missing(t, "sqlite3")
 			}
 			w := &crashWorkload{kind: kind, ops: 7, size: 6000, large: 70000, pat: workload.Pattern{Salt: "salt/" + kind}}
 			dir, marks := runWorkload(t, w)
@@ -117,9 +118,7 @@ func TestCrashWorkloadChecksFail(t *testing.T) {
 
 // The SQLite check wants every durable transaction's row, intact.
 func TestCrashSQLiteCheckFails(t *testing.T) {
-	if _, err := exec.LookPath("sqlite3"); err != nil {
-		t.Skip("needs sqlite3 (scripts/test.sh installs it)")
-	}
+	testenv.Tool(t, "sqlite3")
 	w := &crashWorkload{kind: "sqlite", ops: 4, pat: workload.Pattern{Salt: "q"}}
 	dir, marks := runWorkload(t, w)
 	d := durablesOf(t, marks)

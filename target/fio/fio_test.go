@@ -14,6 +14,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/fsbench/fsbench/internal/testenv"
 )
 
 var update = flag.Bool("update", false, "rewrite "+fixture+" with the fio on this machine")
@@ -24,10 +26,7 @@ const fixture = "testdata/fio-json-plus.json"
 // installed.
 func needFio(t *testing.T) string {
 	t.Helper()
-	p, err := exec.LookPath("fio")
-	if err != nil {
-		t.Skip("fio not found in PATH: skipping the checks against real fio (Debian package fio)")
-	}
+	p := testenv.Tool(t, "fio")
 	return p
 }
 

@@ -4,12 +4,14 @@ import (
 	"os/exec"
 	"testing"
 	"time"
+
+	"github.com/fsbench/fsbench/internal/testenv"
 )
 
 func TestFindProcessAndAlive(t *testing.T) {
 	cmd := exec.Command("sleep", "37")
 	if err := cmd.Start(); err != nil {
-		t.Skip("needs sleep")
+		testenv.Missing(t, "sleep")
 	}
 	defer cmd.Process.Kill()
 	pid, err := FindProcess([]string{"/no/such/dir/sleep", "37"})

@@ -9,12 +9,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fsbench/fsbench/internal/testenv"
 	"golang.org/x/sys/unix"
 )
 
 func TestExtractKeepsMetadata(t *testing.T) {
 	if os.Geteuid() != 0 {
-		t.Skip("needs root to chown and mknod")
+		testenv.Missing(t, "root to chown and mknod")
 	}
 	mtime := time.Unix(315532800, 0)
 	var b bytes.Buffer

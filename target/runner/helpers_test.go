@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fsbench/fsbench/internal/testenv"
 	"github.com/fsbench/fsbench/wire/resultframe"
 	"github.com/fsbench/fsbench/wire/runplan"
 )
@@ -17,7 +18,7 @@ import (
 func needRoot(t *testing.T) {
 	t.Helper()
 	if os.Geteuid() != 0 {
-		t.Skip("needs root to attach loop devices and mount filesystems")
+		testenv.Missing(t, "root to attach loop devices and mount filesystems")
 	}
 }
 
@@ -34,9 +35,7 @@ func loopPart(t *testing.T, fs string, size int64) *runplan.Partition {
 	t.Helper()
 	needRoot(t)
 	mk := mkfsArgs[fs]
-	if _, err := exec.LookPath(mk[0]); err != nil {
-		t.Skipf("needs %s (apt-get install the package that has it)", mk[0])
-	}
+	testenv.Tool(t, mk[0])
 	dir := t.TempDir()
 	img := filepath.Join(dir, fs+".img")
 	if err := os.WriteFile(img, nil, 0o644); err != nil {
@@ -50,7 +49,7 @@ func loopPart(t *testing.T, fs string, size int64) *runplan.Partition {
 	}
 	out, err := exec.Command("losetup", "-f", "--show", img).Output()
 	if err != nil {
-		t.Skipf("cannot attach a loop device: %v", err)
+		testenv.Missing(t, "a loop device: "+err.Error())
 	}
 	dev := strings.TrimSpace(string(out))
 	mnt := filepath.Join(dir, "mnt")

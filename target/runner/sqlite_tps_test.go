@@ -2,17 +2,15 @@ package runner
 
 import (
 	"encoding/json"
-	"os/exec"
 	"testing"
 
+	"github.com/fsbench/fsbench/internal/testenv"
 	"github.com/fsbench/fsbench/wire/resultframe"
 	"github.com/fsbench/fsbench/wire/runplan"
 )
 
 func TestSQLiteTPS(t *testing.T) {
-	if _, err := exec.LookPath("sqlite3"); err != nil {
-		t.Skip("needs the sqlite3 command (apt-get install sqlite3)")
-	}
+	testenv.Tool(t, "sqlite3")
 	part := loopPart(t, "ext4", 64<<20)
 	step := func(op, journal string) runplan.Step {
 		return runplan.Step{Recipe: "sqlite_tps", Test: "tps", Case: op + "-" + journal, On: "bench", Params: runplan.Params{

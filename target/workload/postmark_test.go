@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/fsbench/fsbench/internal/testenv"
 )
 
 // memFS is a pmFS that keeps file sizes in memory, checks that PostMark's
@@ -252,10 +254,7 @@ func TestMT19937(t *testing.T) {
 // TestPostmarkLikeInstalledPostmark compares with the real postmark, when
 // it is installed, on another configuration: the counts must be the same.
 func TestPostmarkLikeInstalledPostmark(t *testing.T) {
-	pm, err := exec.LookPath("postmark")
-	if err != nil {
-		t.Skip("needs postmark (apt-get install postmark) to compare with")
-	}
+	pm := testenv.Tool(t, "postmark")
 	set := "set number 120\nset transactions 700\nset seed 2024\nset subdirectories 3\nset size 10 2000\nset bias read 6\nset bias create 6"
 	dir := t.TempDir()
 	script := filepath.Join(dir, "pm.cfg")

@@ -3,20 +3,19 @@ package cli
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/fsbench/fsbench/internal/testenv"
 )
 
 // The build digests the inputs while it builds the filesystems; the
 // manifest must still carry the fingerprint `fsbench plan` gives, and it
 // must change with an input's content.
 func TestBuildManifestHasThePlansFingerprint(t *testing.T) {
-	if _, err := exec.LookPath("mke2fs"); err != nil {
-		t.Skip("mke2fs not installed")
-	}
+	testenv.Tool(t, "mke2fs")
 	dir := t.TempDir()
 	spec := filepath.Join(dir, "spec.fsb.hcl")
 	write := func(name, content string) {

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/fsbench/fsbench/internal/testbin"
+	"github.com/fsbench/fsbench/internal/testenv"
 )
 
 // lavaMain runs fsbench with the tests' runner and package cache.
@@ -31,12 +32,10 @@ func lavaMain(t *testing.T, extraEnv []string, args ...string) (int, string, str
 // a stand-in of LAVA's API.
 func TestLAVAJobsSubmit(t *testing.T) {
 	for _, tool := range []string{"apt-get", "fakeroot", "mke2fs"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("needs %s (scripts/test.sh installs it)", tool)
-		}
+		testenv.Tool(t, tool)
 	}
 	if err := exec.Command("/usr/bin/python3", "-c", "import lava_common.schemas").Run(); err != nil {
-		t.Skip("needs Debian's lava-common (scripts/test.sh installs it)")
+		testenv.Missing(t, "Debian's lava-common")
 	}
 	t.Parallel()
 	var mu sync.Mutex

@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/fsbench/fsbench/internal/testenv"
 )
 
 // snippetCommands returns the fsbench command lines of the CI snippets in
@@ -49,9 +51,7 @@ var workflowCommand = regexp.MustCompile(`^::(error|warning) file=[^,:\r\n]*,lin
 // on a good and on a broken spec, and their output is what the forges
 // read: GitHub's workflow command syntax and GitLab's code quality report.
 func TestCISnippets(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
+	testenv.Tool(t, "git")
 	commands := snippetCommands(t)
 	repo := t.TempDir()
 	t.Chdir(repo)
