@@ -1,21 +1,15 @@
 package cli
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"os"
-	"os/signal"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
-	"syscall"
 
 	"github.com/fsbench/fsbench/imagegen"
-	"github.com/fsbench/fsbench/imagegen/payload"
 	"github.com/fsbench/fsbench/internal/digest"
 	"github.com/fsbench/fsbench/plan"
 	"github.com/fsbench/fsbench/spec"
@@ -32,13 +26,10 @@ func runBuild(env *Env, args []string) int {
 	fullSHA := fs.Bool("sha256", false, "also record the SHA-256 of each whole image (reads every hole: about a second per GiB)")
 	var compress listFlag
 	fs.Var(&compress, "compress", "also write IMAGE.zst or IMAGE.xz (repeatable)")
-	runner := fs.String("runner", "", "the fsbench-runner binary for the board (default: $FSBENCH_RUNNER, else fsbench-runner-<arch> beside fsbench)")
+	runner := runnerFlag(fs)
 	noPayload := fs.Bool("no-payload", false, "do not add the runner and the test plan to the root filesystem")
 	if code, done := parse(fs, args); done {
 		return code
-	}
-	if *runner == "" {
-		*runner = lookupEnv(env.Environ, payload.RunnerEnv)
 	}
 	path, code := oneSpec(env, fs, &sf)
 	if code != ExitOK {
@@ -50,13 +41,12 @@ func runBuild(env *Env, args []string) int {
 			return ExitUsage
 		}
 	}
-	epoch, err := sourceDateEpoch(env.Environ)
-	if err != nil {
-		fmt.Fprintf(env.Stderr, "fsbench build: %s\n", err)
-		return ExitUsage
+	bs, code := newBuildSetup(env, "build", *runner)
+	if code != ExitOK {
+		return code
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	defer bs.stop()
+	ctx := bs.ctx
 	s, p, diags := plan.Load(path, sf.options(env))
 	writeDiags(env, s, diags)
 	if diags.HasErrors() {
@@ -69,11 +59,7 @@ func runBuild(env *Env, args []string) int {
 	// The inputs are digested into the fingerprint while the filesystems
 	// are built, which read the same files: the build waits for the
 	// digests only where it needs the fingerprint.
-	cacheDir := lookupEnv(env.Environ, "FSBENCH_CACHE")
-	if cacheDir == "" {
-		cacheDir = imagegen.DefaultCacheDir()
-	}
-	digests := digest.OpenCache(digestCachePath(cacheDir, path))
+	digests := digest.OpenCache(digestCachePath(bs.cache, path))
 	sealing := p.StartSeal(s, digests)
 	sealed := func() error {
 		if sealing().HasErrors() {
@@ -82,8 +68,8 @@ func runBuild(env *Env, args []string) int {
 		return nil
 	}
 	for _, v := range variants {
-		m, err := imagegen.Build(ctx, p, v, imagegen.Options{OutDir: *out, SpecDir: s.Dir, Epoch: epoch, Jobs: *jobs, Log: env.Log,
-			Compress: compress, FullSHA256: *fullSHA, Runner: *runner, NoPayload: *noPayload, CacheDir: cacheDir,
+		m, err := imagegen.Build(ctx, p, v, imagegen.Options{OutDir: *out, SpecDir: s.Dir, Epoch: bs.epoch, Jobs: *jobs, Log: env.Log,
+			Compress: compress, FullSHA256: *fullSHA, Runner: bs.runner, NoPayload: *noPayload, CacheDir: bs.cache,
 			Sealed: sealed})
 		if err != nil {
 			if ctx.Err() != nil {
@@ -188,24 +174,4 @@ func selectVariants(env *Env, p *plan.Plan, name string) ([]plan.Variant, int) {
 	}
 	fmt.Fprintf(env.Stderr, "fsbench: no variant %q.%s Variants: %s\n", name, didYouMean(name, names), strings.Join(names, ", "))
 	return nil, ExitUsage
-}
-
-// defaultEpoch is 1980-01-01T00:00:00Z, the FAT epoch: the earliest time
-// every filesystem fsbench builds can store (FAT cannot store 1970, and
-// mtools then writes 2098).
-const defaultEpoch = 315532800
-
-// sourceDateEpoch reads SOURCE_DATE_EPOCH as the reproducible-builds
-// specification defines it. Unset, it is defaultEpoch rather than the
-// current time, so that builds are reproducible by default.
-func sourceDateEpoch(environ []string) (int64, error) {
-	v := lookupEnv(environ, "SOURCE_DATE_EPOCH")
-	if v == "" {
-		return defaultEpoch, nil
-	}
-	n, err := strconv.ParseInt(v, 10, 64)
-	if err != nil || n < 0 {
-		return 0, fmt.Errorf("SOURCE_DATE_EPOCH=%q is not a number of seconds since 1970", v)
-	}
-	return n, nil
 }

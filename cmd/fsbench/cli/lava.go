@@ -3,8 +3,8 @@ package cli
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"os/signal"
@@ -14,15 +14,9 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/fsbench/fsbench/driver"
 	"github.com/fsbench/fsbench/driver/console"
 	"github.com/fsbench/fsbench/driver/lava"
-	"github.com/fsbench/fsbench/imagegen"
-	"github.com/fsbench/fsbench/imagegen/payload"
-	"github.com/fsbench/fsbench/internal/atomicfile"
-	"github.com/fsbench/fsbench/plan"
 	"github.com/fsbench/fsbench/qemu/kernel"
-	"github.com/fsbench/fsbench/spec"
 )
 
 func runLAVA(env *Env, args []string) int {
@@ -56,19 +50,6 @@ results  turn LAVA jobs' logs (lava-run's output, or a server's jobs) into fsben
 Run 'fsbench lava jobs -h' or 'fsbench lava results -h' for the flags.
 `
 
-// submitted is OUT/lava/submitted.json: the jobs a -submit sent, for
-// 'fsbench lava results -jobs'.
-type submitted struct {
-	Server string         `json:"server"`
-	Jobs   []submittedJob `json:"jobs"`
-}
-
-type submittedJob struct {
-	File    string `json:"file"`
-	Variant string `json:"variant"`
-	ID      int    `json:"id"`
-}
-
 func runLAVAJobs(env *Env, args []string) int {
 	fs := newFlagSet(env, "lava jobs", "SPEC",
 		"Build every variant (or one) into OUT/<variant>/ and write a LAVA job definition\n"+
@@ -86,20 +67,7 @@ func runLAVAJobs(env *Env, args []string) int {
 			"in OUT/lava/submitted.json.")
 	var sf specFlags
 	sf.register(fs)
-	out := fs.String("o", "out", "output directory")
-	variant := fs.String("variant", "", "only this variant")
-	artifacts := fs.String("artifacts", "", "URL under which the lab finds the output directory's files (http://, https://, or file:// for a dispatcher on this host)")
-	deviceType := fs.String("device-type", "", "LAVA device type (default: the board's lava block)")
-	tags := fs.String("tags", "", "comma-separated LAVA device tags (default: the board's lava block)")
-	boot := fs.String("boot", lava.BootDirect, "qemu device: direct (Debian's kernel and fsbench's initramfs) or uboot (u-boot-qemu boots the image from its boot block's files)")
-	accel := fs.String("accel", "tcg", "qemu device: tcg or kvm")
-	memory := fs.Int("memory", 512, "qemu device: memory in MiB")
-	kernelFlag := fs.String("kernel", "", "qemu device, direct boot: the Debian kernel, PACKAGE[=VERSION] or =VERSION (as for 'fsbench run')")
-	repeat := fs.Int("repeat", 1, "jobs per variant, which the lab runs on as many devices")
-	priority := fs.String("priority", "medium", "LAVA priority: high, medium or low")
-	deviceDict := fs.String("device-dict", "", "a rendered LAVA device dictionary: check every job with lava-run --validate against it too")
-	submit := fs.String("submit", "", "LAVA server URL (https://lava.example.com): submit the jobs, with the token in $"+lava.TokenEnv)
-	runner := fs.String("runner", "", "the fsbench-runner binary for the board (default: $FSBENCH_RUNNER, else fsbench-runner-<arch> beside fsbench)")
+	f := registerLAVAFlags(fs)
 	if code, done := parse(fs, args); done {
 		return code
 	}
@@ -107,66 +75,32 @@ func runLAVAJobs(env *Env, args []string) int {
 		fmt.Fprintf(env.Stderr, "fsbench lava jobs: "+format+"\n", args...)
 		return code
 	}
-	if *artifacts == "" {
-		return fail(ExitUsage, "-artifacts is missing: the URL under which the lab downloads %s's files, such as https://files.example.com/fsbench/%s (or file://%s for a dispatcher on this host)", *out, *out, absOr(*out))
+	opt, kreq, msg := f.options()
+	if msg != "" {
+		return fail(ExitUsage, "%s", msg)
 	}
-	if *boot != lava.BootDirect && *boot != lava.BootUBoot {
-		return fail(ExitUsage, "-boot %q: use direct or uboot", *boot)
-	}
-	if *accel != "tcg" && *accel != "kvm" {
-		return fail(ExitUsage, "-accel %q: use tcg or kvm", *accel)
-	}
-	switch *priority {
-	case "high", "medium", "low":
-	default:
-		return fail(ExitUsage, "-priority %q: use high, medium or low", *priority)
-	}
-	if *repeat < 1 || *repeat > 1000 {
-		return fail(ExitUsage, "-repeat %d: use 1 to 1000", *repeat)
-	}
-	kreq, err := kernel.ParseRequest(*kernelFlag)
-	if err != nil {
-		return fail(ExitUsage, "-%s", err)
-	}
-	var server *lava.Server
-	if *submit != "" {
-		token := lookupEnv(env.Environ, lava.TokenEnv)
-		if token == "" {
-			return fail(ExitUsage, "-submit needs a LAVA API token in $%s (a server's user profile makes one); it is never read from a flag or a spec", lava.TokenEnv)
-		}
-		if server, err = lava.NewServer(*submit, token); err != nil {
-			return fail(ExitUsage, "%s", err)
-		}
-	}
-	opt := lava.Options{Artifacts: *artifacts, DeviceType: *deviceType, Boot: *boot, Accel: *accel, MemoryMiB: *memory,
-		Repeat: *repeat, Priority: *priority, Version: Version}
-	if *tags != "" {
-		opt.Tags = strings.Split(*tags, ",")
-	}
-	if *runner == "" {
-		*runner = lookupEnv(env.Environ, payload.RunnerEnv)
+	server, msg := f.server(env)
+	if msg != "" {
+		return fail(ExitUsage, "%s", msg)
 	}
 	path, code := oneSpec(env, fs, &sf)
 	if code != ExitOK {
 		return code
 	}
-	epoch, err := sourceDateEpoch(env.Environ)
-	if err != nil {
-		return fail(ExitUsage, "%s", err)
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	s, p, variants, code := loadVariants(env, path, &sf, *variant)
+	bs, code := newBuildSetup(env, "lava jobs", *f.runner)
 	if code != ExitOK {
 		return code
 	}
-	cache := lookupEnv(env.Environ, "FSBENCH_CACHE")
-	if cache == "" {
-		cache = imagegen.DefaultCacheDir()
+	defer bs.stop()
+	ctx := bs.ctx
+	s, p, variants, code := loadVariants(env, path, &sf, *f.variant)
+	if code != ExitOK {
+		return code
 	}
+	b := lava.Build{Out: *f.out, SpecDir: s.Dir, Runner: bs.runner, Cache: bs.cache, Epoch: bs.epoch, Kernel: kreq, Log: env.Log}
 	var jobs []lava.Job
 	for _, v := range variants {
-		js, err := lavaVariant(ctx, env, p, s, v, opt, lavaBuild{out: *out, epoch: epoch, runner: *runner, cache: cache, kernel: kreq})
+		js, err := lava.BuildVariant(ctx, p, v, opt, b)
 		if err != nil {
 			if ctx.Err() != nil {
 				return fail(ExitInterrupted, "interrupted at variant %s", v.Name)
@@ -175,114 +109,100 @@ func runLAVAJobs(env *Env, args []string) int {
 		}
 		jobs = append(jobs, js...)
 	}
-	// The jobs are checked before any of them is written: a refused job
-	// leaves the last good set in place.
-	dir := filepath.Join(*out, lava.Dir)
-	tmp, err := os.MkdirTemp(*out, ".lava-check-")
-	if err != nil {
-		return fail(ExitIO, "%s", err)
+	dir := filepath.Join(*f.out, lava.Dir)
+	comment := func(j lava.Job) string {
+		return fmt.Sprintf("fsbench %s: LAVA job for variant %s of %s", Version, j.Variant, p.Spec)
 	}
-	defer os.RemoveAll(tmp)
-	files := map[string][]byte{}
-	var paths []string
-	for _, j := range jobs {
-		b, err := j.Definition.YAML(fmt.Sprintf("fsbench %s: LAVA job for variant %s of %s", Version, j.Variant, p.Spec))
-		if err != nil {
-			return fail(ExitInternal, "%s", err)
-		}
-		f := filepath.Join(tmp, j.File)
-		if err := os.WriteFile(f, b, 0o644); err != nil {
-			return fail(ExitIO, "%s", err)
-		}
-		files[j.File], paths = b, append(paths, f)
-	}
-	bad, err := lava.ValidateSchema(ctx, paths...)
-	if err != nil {
+	paths, files, err := lava.WriteJobs(ctx, dir, jobs, comment, *f.deviceDict)
+	var schema lava.SchemaErrors
+	switch {
+	case errors.As(err, &schema):
+		fmt.Fprintln(env.Stderr, "fsbench lava jobs: "+strings.ReplaceAll(schema.Error(), "\n", "\nfsbench lava jobs: "))
+		return ExitBuild
+	case err != nil:
 		return fail(ExitBuild, "%s", err)
 	}
-	for _, e := range bad {
-		e.File = filepath.Base(e.File)
-		fmt.Fprintf(env.Stderr, "fsbench lava jobs: LAVA's schema refuses %s\n", e)
-	}
-	if len(bad) > 0 {
-		return ExitBuild
-	}
-	if *deviceDict != "" {
-		for _, f := range paths {
-			if err := lava.ValidateDispatcher(ctx, f, *deviceDict, tmp); err != nil {
-				return fail(ExitBuild, "%s", err)
-			}
-		}
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fail(ExitIO, "%s", err)
-	}
-	for _, j := range jobs {
-		if err := atomicfile.WriteFile(filepath.Join(dir, j.File), files[j.File], 0o644); err != nil {
-			return fail(ExitIO, "%s", err)
-		}
-		fmt.Fprintln(env.Stdout, filepath.Join(dir, j.File))
+	for _, path := range paths {
+		fmt.Fprintln(env.Stdout, path)
 	}
 	if server == nil {
 		return ExitOK
 	}
-	rec := submitted{Server: server.URL}
-	code = ExitOK
-	for _, j := range jobs {
-		ids, err := server.Submit(ctx, files[j.File])
-		if err != nil {
-			fmt.Fprintf(env.Stderr, "fsbench lava jobs: submitting %s: %s\n", j.File, err)
-			code = ExitBuild
-			break
-		}
-		for _, id := range ids {
-			rec.Jobs = append(rec.Jobs, submittedJob{File: j.File, Variant: j.Variant, ID: id})
-			fmt.Fprintf(env.Stdout, "%s: job %d: %s/scheduler/job/%d\n", j.File, id, server.URL, id)
-		}
-	}
-	if len(rec.Jobs) > 0 {
-		b, _ := json.MarshalIndent(rec, "", "  ")
-		if err := atomicfile.WriteFile(filepath.Join(dir, "submitted.json"), append(b, '\n'), 0o644); err != nil {
-			return fail(ExitIO, "%s", err)
-		}
-	}
-	return code
-}
-
-type lavaBuild struct {
-	out, runner, cache string
-	epoch              int64
-	kernel             kernel.Request
-}
-
-// lavaVariant builds v and the files its jobs download, and returns its
-// jobs.
-func lavaVariant(ctx context.Context, env *Env, p *plan.Plan, s *spec.Spec, v plan.Variant, opt lava.Options, b lavaBuild) ([]lava.Job, error) {
-	bin, err := payload.FindRunner(b.runner, v.Board.Arch)
+	_, err = lava.SubmitJobs(ctx, server, dir, jobs, files, func(j lava.Job, id int) {
+		fmt.Fprintf(env.Stdout, "%s: job %d: %s/scheduler/job/%d\n", j.File, id, server.URL, id)
+	})
 	if err != nil {
-		return nil, err
+		return fail(ExitBuild, "%s", err)
 	}
-	if _, err := imagegen.Build(ctx, p, v, imagegen.Options{OutDir: b.out, SpecDir: s.Dir, Epoch: b.epoch, Log: env.Log,
-		Runner: bin, CacheDir: b.cache}); err != nil {
-		return nil, fmt.Errorf("variant %s: %w", v.Name, err)
+	return ExitOK
+}
+
+// lavaFlags are lava jobs' flags.
+type lavaFlags struct {
+	out, variant, artifacts, deviceType, tags, boot, accel *string
+	kernel, priority, deviceDict, submit, runner           *string
+	memory, repeat                                         *int
+}
+
+func registerLAVAFlags(fs *flag.FlagSet) *lavaFlags {
+	return &lavaFlags{
+		out:        fs.String("o", "out", "output directory"),
+		variant:    fs.String("variant", "", "only this variant"),
+		artifacts:  fs.String("artifacts", "", "URL under which the lab finds the output directory's files (http://, https://, or file:// for a dispatcher on this host)"),
+		deviceType: fs.String("device-type", "", "LAVA device type (default: the board's lava block)"),
+		tags:       fs.String("tags", "", "comma-separated LAVA device tags (default: the board's lava block)"),
+		boot:       fs.String("boot", lava.BootDirect, "qemu device: direct (Debian's kernel and fsbench's initramfs) or uboot (u-boot-qemu boots the image from its boot block's files)"),
+		accel:      fs.String("accel", "tcg", "qemu device: tcg or kvm"),
+		memory:     fs.Int("memory", 512, "qemu device: memory in MiB"),
+		kernel:     fs.String("kernel", "", "qemu device, direct boot: the Debian kernel, PACKAGE[=VERSION] or =VERSION (as for 'fsbench run')"),
+		repeat:     fs.Int("repeat", 1, "jobs per variant, which the lab runs on as many devices"),
+		priority:   fs.String("priority", "medium", "LAVA priority: high, medium or low"),
+		deviceDict: fs.String("device-dict", "", "a rendered LAVA device dictionary: check every job with lava-run --validate against it too"),
+		submit:     fs.String("submit", "", "LAVA server URL (https://lava.example.com): submit the jobs, with the token in $"+lava.TokenEnv),
+		runner:     runnerFlag(fs),
 	}
-	lv := lava.Variant{Name: v.Name, Dir: filepath.Join(b.out, v.Name), Board: v.Board}
-	dt := opt.DeviceType
-	if dt == "" && v.Board.LAVA != nil {
-		dt = v.Board.LAVA.DeviceType
+}
+
+// options checks the flags and returns the jobs' options, or why not.
+func (f *lavaFlags) options() (lava.Options, kernel.Request, string) {
+	switch {
+	case *f.artifacts == "":
+		return lava.Options{}, kernel.Request{}, fmt.Sprintf("-artifacts is missing: the URL under which the lab downloads %s's files, such as https://files.example.com/fsbench/%s (or file://%s for a dispatcher on this host)", *f.out, *f.out, absOr(*f.out))
+	case *f.boot != lava.BootDirect && *f.boot != lava.BootUBoot:
+		return lava.Options{}, kernel.Request{}, fmt.Sprintf("-boot %q: use direct or uboot", *f.boot)
+	case *f.accel != "tcg" && *f.accel != "kvm":
+		return lava.Options{}, kernel.Request{}, fmt.Sprintf("-accel %q: use tcg or kvm", *f.accel)
+	case *f.priority != "high" && *f.priority != "medium" && *f.priority != "low":
+		return lava.Options{}, kernel.Request{}, fmt.Sprintf("-priority %q: use high, medium or low", *f.priority)
+	case *f.repeat < 1 || *f.repeat > 1000:
+		return lava.Options{}, kernel.Request{}, fmt.Sprintf("-repeat %d: use 1 to 1000", *f.repeat)
 	}
-	if dt == spec.LAVAQEMU {
-		switch opt.Boot {
-		case lava.BootUBoot:
-			err = lava.PrepareUBoot(&lv)
-		default:
-			err = lava.PrepareDirect(ctx, env.Log, &lv, driver.QEMU{KernelCache: filepath.Join(b.cache, "kernels"), Kernel: b.kernel}, bin)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("variant %s: %w", v.Name, err)
-		}
+	kreq, err := kernel.ParseRequest(*f.kernel)
+	if err != nil {
+		return lava.Options{}, kernel.Request{}, "-" + err.Error()
 	}
-	return lava.Jobs(lv, opt)
+	opt := lava.Options{Artifacts: *f.artifacts, DeviceType: *f.deviceType, Boot: *f.boot, Accel: *f.accel, MemoryMiB: *f.memory,
+		Repeat: *f.repeat, Priority: *f.priority, Version: Version}
+	if *f.tags != "" {
+		opt.Tags = strings.Split(*f.tags, ",")
+	}
+	return opt, kreq, ""
+}
+
+// server is the LAVA server of -submit, nil without it.
+func (f *lavaFlags) server(env *Env) (*lava.Server, string) {
+	if *f.submit == "" {
+		return nil, ""
+	}
+	token := lookupEnv(env.Environ, lava.TokenEnv)
+	if token == "" {
+		return nil, fmt.Sprintf("-submit needs a LAVA API token in $%s (a server's user profile makes one); it is never read from a flag or a spec", lava.TokenEnv)
+	}
+	server, err := lava.NewServer(*f.submit, token)
+	if err != nil {
+		return nil, err.Error()
+	}
+	return server, ""
 }
 
 func absOr(p string) string {
@@ -302,97 +222,27 @@ func runLAVAResults(env *Env, args []string) int {
 			"token, for a private job, in $"+lava.TokenEnv+"), as are the jobs of -jobs. A job whose\n"+
 			"runner did not complete its plan, or whose results did not all arrive intact,\n"+
 			"is reported with what it has and the exit status says so.")
-	out := fs.String("o", filepath.Join("out", "lava-results"), "output directory")
-	serverURL := fs.String("server", "", "LAVA server URL: the arguments are job ids")
-	jobsFile := fs.String("jobs", "", "the submitted.json of 'fsbench lava jobs -submit': fetch its jobs from its server")
-	jobID := fs.String("job-id", "", "LOG: the job's id, for the results' context")
-	device := fs.String("device", "", "LOG: the device the job ran on, for the results' context")
-	deviceType := fs.String("device-type", "", "LOG: the device's type")
-	if code, done := parse(fs, args); done {
-		return code
+	f := &lavaResultsFlags{
+		out:        fs.String("o", filepath.Join("out", "lava-results"), "output directory"),
+		server:     fs.String("server", "", "LAVA server URL: the arguments are job ids"),
+		jobs:       fs.String("jobs", "", "the submitted.json of 'fsbench lava jobs -submit': fetch its jobs from its server"),
+		jobID:      fs.String("job-id", "", "LOG: the job's id, for the results' context"),
+		device:     fs.String("device", "", "LOG: the device the job ran on, for the results' context"),
+		deviceType: fs.String("device-type", "", "LOG: the device's type"),
 	}
-	fail := func(code int, format string, args ...any) int {
-		fmt.Fprintf(env.Stderr, "fsbench lava results: "+format+"\n", args...)
+	if code, done := parse(fs, args); done {
 		return code
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	type source struct {
-		name string
-		load func() (lava.Run, error)
+	sources, code, msg := f.sources(ctx, env, fs.Args())
+	if msg != "" {
+		fmt.Fprintf(env.Stderr, "fsbench lava results: %s\n", msg)
+		return code
 	}
-	var sources []source
-	var server *lava.Server
-	var ids []int
-	switch {
-	case *jobsFile != "":
-		b, err := os.ReadFile(*jobsFile)
-		if err != nil {
-			return fail(ExitIO, "%s", err)
-		}
-		var rec submitted
-		if err := json.Unmarshal(b, &rec); err != nil {
-			return fail(ExitIO, "%s: %v", *jobsFile, err)
-		}
-		*serverURL = cmp.Or(*serverURL, rec.Server)
-		for _, j := range rec.Jobs {
-			ids = append(ids, j.ID)
-		}
-		if fs.NArg() > 0 {
-			return fail(ExitUsage, "-jobs names the jobs; give no other arguments")
-		}
-	case *serverURL != "":
-		for _, a := range fs.Args() {
-			id, err := strconv.Atoi(a)
-			if err != nil || id <= 0 {
-				return fail(ExitUsage, "with -server the arguments are job ids; %q is not one", a)
-			}
-			ids = append(ids, id)
-		}
-	}
-	if *serverURL != "" {
-		var err error
-		if server, err = lava.NewServer(*serverURL, lookupEnv(env.Environ, lava.TokenEnv)); err != nil {
-			return fail(ExitUsage, "%s", err)
-		}
-		if len(ids) == 0 {
-			return fail(ExitUsage, "no job ids to fetch")
-		}
-		for _, id := range ids {
-			sources = append(sources, source{name: strconv.Itoa(id), load: func() (lava.Run, error) {
-				r, j, err := server.Fetch(ctx, id)
-				if err == nil && j.Health != "Complete" {
-					env.Log.Warnf("job %d is %s: %s", id, j.Health, cmp.Or(j.FailureComment, "no failure comment"))
-				}
-				return r, err
-			}})
-		}
-	} else {
-		if fs.NArg() == 0 {
-			return fail(ExitUsage, "expected LAVA logs, or -server with job ids")
-		}
-		if fs.NArg() > 1 && (*jobID != "" || *device != "") {
-			return fail(ExitUsage, "-job-id and -device describe one log; give one LOG with them")
-		}
-		for _, a := range fs.Args() {
-			name := cmp.Or(*jobID, strings.TrimSuffix(filepath.Base(a), filepath.Ext(a)))
-			sources = append(sources, source{name: name, load: func() (lava.Run, error) {
-				f, err := os.Open(a)
-				if err != nil {
-					return lava.Run{}, err
-				}
-				defer f.Close()
-				entries, err := lava.ReadLog(f)
-				if err != nil {
-					return lava.Run{}, fmt.Errorf("%s: %w", a, err)
-				}
-				return lava.Run{JobID: *jobID, Device: *device, DeviceType: *deviceType, Entries: entries}, nil
-			}})
-		}
-	}
-	code := ExitOK
+	code = ExitOK
 	for _, src := range sources {
-		if err := convertLAVA(ctx, env, *out, src.name, src.load); err != nil {
+		if err := convertLAVA(ctx, env, *f.out, src.name, src.load); err != nil {
 			fmt.Fprintf(env.Stderr, "fsbench lava results: %s\n", err)
 			switch {
 			case ctx.Err() != nil:
@@ -405,6 +255,95 @@ func runLAVAResults(env *Env, args []string) int {
 		}
 	}
 	return code
+}
+
+// lavaResultsFlags are lava results' flags.
+type lavaResultsFlags struct {
+	out, server, jobs, jobID, device, deviceType *string
+}
+
+// lavaSource is one job to read: its name, for its directory, and how to
+// load it.
+type lavaSource struct {
+	name string
+	load func() (lava.Run, error)
+}
+
+// sources are the jobs the flags and arguments name: logs, or job ids on a
+// server (given, or from -jobs). On a usage error it returns the exit code
+// and the message.
+func (f *lavaResultsFlags) sources(ctx context.Context, env *Env, args []string) ([]lavaSource, int, string) {
+	var ids []int
+	switch {
+	case *f.jobs != "":
+		rec, err := lava.ReadSubmitted(*f.jobs)
+		if err != nil {
+			return nil, ExitIO, err.Error()
+		}
+		*f.server = cmp.Or(*f.server, rec.Server)
+		for _, j := range rec.Jobs {
+			ids = append(ids, j.ID)
+		}
+		if len(args) > 0 {
+			return nil, ExitUsage, "-jobs names the jobs; give no other arguments"
+		}
+	case *f.server != "":
+		for _, a := range args {
+			id, err := strconv.Atoi(a)
+			if err != nil || id <= 0 {
+				return nil, ExitUsage, fmt.Sprintf("with -server the arguments are job ids; %q is not one", a)
+			}
+			ids = append(ids, id)
+		}
+	}
+	if *f.server == "" {
+		return f.logSources(args)
+	}
+	server, err := lava.NewServer(*f.server, lookupEnv(env.Environ, lava.TokenEnv))
+	if err != nil {
+		return nil, ExitUsage, err.Error()
+	}
+	if len(ids) == 0 {
+		return nil, ExitUsage, "no job ids to fetch"
+	}
+	var sources []lavaSource
+	for _, id := range ids {
+		sources = append(sources, lavaSource{name: strconv.Itoa(id), load: func() (lava.Run, error) {
+			r, j, err := server.Fetch(ctx, id)
+			if err == nil && j.Health != "Complete" {
+				env.Log.Warnf("job %d is %s: %s", id, j.Health, cmp.Or(j.FailureComment, "no failure comment"))
+			}
+			return r, err
+		}})
+	}
+	return sources, ExitOK, ""
+}
+
+// logSources are the LAVA logs named by args.
+func (f *lavaResultsFlags) logSources(args []string) ([]lavaSource, int, string) {
+	if len(args) == 0 {
+		return nil, ExitUsage, "expected LAVA logs, or -server with job ids"
+	}
+	if len(args) > 1 && (*f.jobID != "" || *f.device != "") {
+		return nil, ExitUsage, "-job-id and -device describe one log; give one LOG with them"
+	}
+	var sources []lavaSource
+	for _, a := range args {
+		name := cmp.Or(*f.jobID, strings.TrimSuffix(filepath.Base(a), filepath.Ext(a)))
+		sources = append(sources, lavaSource{name: name, load: func() (lava.Run, error) {
+			fh, err := os.Open(a)
+			if err != nil {
+				return lava.Run{}, err
+			}
+			defer fh.Close()
+			entries, err := lava.ReadLog(fh)
+			if err != nil {
+				return lava.Run{}, fmt.Errorf("%s: %w", a, err)
+			}
+			return lava.Run{JobID: *f.jobID, Device: *f.device, DeviceType: *f.deviceType, Entries: entries}, nil
+		}})
+	}
+	return sources, ExitOK, ""
 }
 
 // convertLAVA writes one job's results into OUT/<name>/.

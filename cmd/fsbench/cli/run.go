@@ -2,20 +2,17 @@ package cli
 
 import (
 	"context"
+	"flag"
 	"fmt"
-	"os"
-	"os/signal"
 	"runtime"
 	"strings"
 	"sync"
-	"syscall"
 	"text/tabwriter"
 	"time"
 
 	"github.com/fsbench/fsbench/capture"
 	"github.com/fsbench/fsbench/driver"
-	"github.com/fsbench/fsbench/imagegen"
-	"github.com/fsbench/fsbench/imagegen/payload"
+	"github.com/fsbench/fsbench/plan"
 	"github.com/fsbench/fsbench/qemu/kernel"
 	"github.com/fsbench/fsbench/wire/resultframe"
 )
@@ -25,87 +22,99 @@ func runRun(env *Env, args []string) int {
 		"Build every variant (or one), boot it on the target, follow its console through\nthe whole test plan, reboots included, and print a table of the results. Each\nvariant's results (results.jsonl) and console log (console.log, grabserial style)\nare kept in OUT/<variant>/run/. The default target is QEMU with the current Debian\nkernel, fetched with apt-get download; KVM is used when it works, TCG otherwise.\nWith -target board the image is written with -flash, the board is switched on with\n-power-cycle (or by hand) and its console is read from -port.")
 	var sf specFlags
 	sf.register(fs)
-	out := fs.String("o", "out", "output directory")
-	variant := fs.String("variant", "", "only this variant")
-	target := fs.String("target", "qemu", "qemu, or board (a real board on -port)")
-	port := fs.String("port", "", "board: the serial port of its console (e.g. /dev/ttyUSB0)")
-	baud := fs.Int("baud", capture.DefaultBaud, "board: baud rate of -port")
-	rtscts := fs.Bool("rtscts", false, "board: hardware flow control on -port")
-	flash := fs.String("flash", "", "board: command that writes the image, split at spaces and run without a shell; {image} and {bmap} stand for the files (e.g. \"bmaptool copy --bmap {bmap} {image} /dev/sdX\")")
-	powerCycle := fs.String("power-cycle", "", "board: command that switches the board off and on, split at spaces and run without a shell (default: power it on by hand)")
-	accel := fs.String("accel", "auto", "QEMU accelerator: auto (KVM when a probe boot works), kvm or tcg")
-	disk := fs.String("disk", "virtio", "QEMU disk: virtio, nvme or sd (an SD card on an SDHCI controller)")
-	memory := fs.Int("memory", 512, "QEMU memory in MiB")
-	cpus := fs.Int("cpus", 1, "QEMU vCPUs per variant (under TCG each is a host thread: with -j, mind the host's CPUs)")
-	boot := fs.String("boot", "direct", "QEMU: direct (QEMU loads Debian's kernel and fsbench's initramfs) or uboot (Debian's u-boot-qemu boots the image alone, from the kernel and extlinux.conf or boot.scr its board's boot block put in it)")
-	kernelFlag := fs.String("kernel", "", "QEMU: the Debian kernel to boot, PACKAGE[=VERSION] or =VERSION: linux-image-rt-amd64, linux-image-amd64=6.1.176-1 (apt-cache madison linux-image-amd64 lists the versions; default: the architecture's metapackage at apt's candidate version)")
-	jobs := fs.Int("j", 0, "variants run at once (default: one per two CPUs)")
-	timeout := fs.Duration("timeout", 0, "longest run of one variant (default: from the plan's step timeouts)")
-	runner := fs.String("runner", "", "the fsbench-runner binary for the board (default: $FSBENCH_RUNNER, else fsbench-runner-<arch> beside fsbench)")
+	f := registerRunFlags(fs)
 	if code, done := parse(fs, args); done {
 		return code
 	}
-	switch *target {
-	case "qemu":
-	case "board":
-		if *port == "" {
-			fmt.Fprintf(env.Stderr, "fsbench run: -target board needs -port, the serial port of the board's console\n")
-			return ExitUsage
-		}
-	default:
-		fmt.Fprintf(env.Stderr, "fsbench run: -target %q: use qemu or board\n", *target)
-		return ExitUsage
-	}
-	if *boot != driver.BootDirect && *boot != driver.BootUBoot {
-		fmt.Fprintf(env.Stderr, "fsbench run: -boot %q: use direct or uboot\n", *boot)
-		return ExitUsage
-	}
-	kreq, err := kernel.ParseRequest(*kernelFlag)
-	if err != nil {
-		fmt.Fprintf(env.Stderr, "fsbench run: -%s\n", err)
-		return ExitUsage
-	}
-	if *kernelFlag != "" && *target != "qemu" {
-		fmt.Fprintf(env.Stderr, "fsbench run: -kernel is for the QEMU target; a board boots its own kernel\n")
-		return ExitUsage
-	}
-	switch *disk {
-	case "virtio", "nvme", "sd":
-	default:
-		fmt.Fprintf(env.Stderr, "fsbench run: -disk %q: use virtio, nvme or sd\n", *disk)
+	kreq, msg := f.check()
+	if msg != "" {
+		fmt.Fprintf(env.Stderr, "fsbench run: %s\n", msg)
 		return ExitUsage
 	}
 	path, code := oneSpec(env, fs, &sf)
 	if code != ExitOK {
 		return code
 	}
-	if *runner == "" {
-		*runner = lookupEnv(env.Environ, payload.RunnerEnv)
-	}
-	epoch, err := sourceDateEpoch(env.Environ)
-	if err != nil {
-		fmt.Fprintf(env.Stderr, "fsbench run: %s\n", err)
-		return ExitUsage
-	}
-	// From here on an interrupt is handled: sealing the plan digests
-	// every input, which takes a while for a large tree.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	s, p, variants, code := loadVariants(env, path, &sf, *variant)
+	bs, code := newBuildSetup(env, "run", *f.runner)
 	if code != ExitOK {
 		return code
 	}
-	if *jobs <= 0 {
-		*jobs = max(1, runtime.NumCPU()/2)
+	defer bs.stop()
+	s, p, variants, code := loadVariants(env, path, &sf, *f.variant)
+	if code != ExitOK {
+		return code
 	}
-	cache := lookupEnv(env.Environ, "FSBENCH_CACHE")
-	if cache == "" {
-		cache = imagegen.DefaultCacheDir()
+	job := f.job(env, bs, p, s.Dir, variants, kreq)
+	if *f.target == "board" && len(variants) > 1 && len(job.Board.Flash) == 0 {
+		fmt.Fprintf(env.Stderr, "fsbench run: %d variants need -flash to put each image on the board in turn (or pick one with -variant)\n", len(variants))
+		return ExitUsage
+	}
+	return runJob(bs.ctx, env, job, *f.out)
+}
+
+// runFlags are run's flags.
+type runFlags struct {
+	out, variant, target, port, flash, powerCycle *string
+	baud                                          *int
+	rtscts                                        *bool
+	accel, disk, boot, kernel, runner             *string
+	memory, cpus, jobs                            *int
+	timeout                                       *time.Duration
+}
+
+func registerRunFlags(fs *flag.FlagSet) *runFlags {
+	return &runFlags{
+		out:        fs.String("o", "out", "output directory"),
+		variant:    fs.String("variant", "", "only this variant"),
+		target:     fs.String("target", "qemu", "qemu, or board (a real board on -port)"),
+		port:       fs.String("port", "", "board: the serial port of its console (e.g. /dev/ttyUSB0)"),
+		baud:       fs.Int("baud", capture.DefaultBaud, "board: baud rate of -port"),
+		rtscts:     fs.Bool("rtscts", false, "board: hardware flow control on -port"),
+		flash:      fs.String("flash", "", "board: command that writes the image, split at spaces and run without a shell; {image} and {bmap} stand for the files (e.g. \"bmaptool copy --bmap {bmap} {image} /dev/sdX\")"),
+		powerCycle: fs.String("power-cycle", "", "board: command that switches the board off and on, split at spaces and run without a shell (default: power it on by hand)"),
+		accel:      fs.String("accel", "auto", "QEMU accelerator: auto (KVM when a probe boot works), kvm or tcg"),
+		disk:       fs.String("disk", "virtio", "QEMU disk: virtio, nvme or sd (an SD card on an SDHCI controller)"),
+		memory:     fs.Int("memory", 512, "QEMU memory in MiB"),
+		cpus:       fs.Int("cpus", 1, "QEMU vCPUs per variant (under TCG each is a host thread: with -j, mind the host's CPUs)"),
+		boot:       fs.String("boot", "direct", "QEMU: direct (QEMU loads Debian's kernel and fsbench's initramfs) or uboot (Debian's u-boot-qemu boots the image alone, from the kernel and extlinux.conf or boot.scr its board's boot block put in it)"),
+		kernel:     fs.String("kernel", "", "QEMU: the Debian kernel to boot, PACKAGE[=VERSION] or =VERSION: linux-image-rt-amd64, linux-image-amd64=6.1.176-1 (apt-cache madison linux-image-amd64 lists the versions; default: the architecture's metapackage at apt's candidate version)"),
+		jobs:       fs.Int("j", 0, "variants run at once (default: one per two CPUs)"),
+		timeout:    fs.Duration("timeout", 0, "longest run of one variant (default: from the plan's step timeouts)"),
+		runner:     runnerFlag(fs),
+	}
+}
+
+// check refuses flags that do not go together, and reads -kernel.
+func (f *runFlags) check() (kernel.Request, string) {
+	switch {
+	case *f.target != "qemu" && *f.target != "board":
+		return kernel.Request{}, fmt.Sprintf("-target %q: use qemu or board", *f.target)
+	case *f.target == "board" && *f.port == "":
+		return kernel.Request{}, "-target board needs -port, the serial port of the board's console"
+	case *f.boot != driver.BootDirect && *f.boot != driver.BootUBoot:
+		return kernel.Request{}, fmt.Sprintf("-boot %q: use direct or uboot", *f.boot)
+	case *f.kernel != "" && *f.target != "qemu":
+		return kernel.Request{}, "-kernel is for the QEMU target; a board boots its own kernel"
+	case *f.disk != "virtio" && *f.disk != "nvme" && *f.disk != "sd":
+		return kernel.Request{}, fmt.Sprintf("-disk %q: use virtio, nvme or sd", *f.disk)
+	}
+	kreq, err := kernel.ParseRequest(*f.kernel)
+	if err != nil {
+		return kernel.Request{}, "-" + err.Error()
+	}
+	return kreq, ""
+}
+
+// job is the driver's job for the flags.
+func (f *runFlags) job(env *Env, bs *buildSetup, p *plan.Plan, specDir string, variants []plan.Variant, kreq kernel.Request) driver.Job {
+	jobs := *f.jobs
+	if jobs <= 0 {
+		jobs = max(1, runtime.NumCPU()/2)
 	}
 	var mu sync.Mutex
-	job := driver.Job{Plan: p, SpecDir: s.Dir, Variants: variants, OutDir: *out, Epoch: epoch,
-		Runner: *runner, CacheDir: cache, Parallel: *jobs, Log: env.Log, Timeout: *timeout,
-		QEMU: driver.QEMU{Accel: *accel, Disk: *disk, MemoryMiB: *memory, CPUs: *cpus, Kernel: kreq, Boot: *boot},
+	job := driver.Job{Plan: p, SpecDir: specDir, Variants: variants, OutDir: *f.out, Epoch: bs.epoch,
+		Runner: bs.runner, CacheDir: bs.cache, Parallel: jobs, Log: env.Log, Timeout: *f.timeout,
+		QEMU: driver.QEMU{Accel: *f.accel, Disk: *f.disk, MemoryMiB: *f.memory, CPUs: *f.cpus, Kernel: kreq, Boot: *f.boot},
 		OnResult: func(variant string, r resultframe.Result) {
 			if r.Status != resultframe.StatusOK && r.Attrs["not_applicable"] == "" {
 				mu.Lock()
@@ -113,20 +122,22 @@ func runRun(env *Env, args []string) int {
 				mu.Unlock()
 			}
 		}}
-	if *target == "board" {
-		job.Board = &driver.Board{Port: *port, Baud: *baud, RTSCTS: *rtscts, Flash: strings.Fields(*flash), PowerCycle: strings.Fields(*powerCycle)}
-		if len(variants) > 1 && len(job.Board.Flash) == 0 {
-			fmt.Fprintf(env.Stderr, "fsbench run: %d variants need -flash to put each image on the board in turn (or pick one with -variant)\n", len(variants))
-			return ExitUsage
-		}
+	if *f.target == "board" {
+		job.Board = &driver.Board{Port: *f.port, Baud: *f.baud, RTSCTS: *f.rtscts,
+			Flash: strings.Fields(*f.flash), PowerCycle: strings.Fields(*f.powerCycle)}
 	}
+	return job
+}
 
+// runJob runs job and prints the table of its results, then each
+// variant's time.
+func runJob(ctx context.Context, env *Env, job driver.Job, out string) int {
 	start := time.Now()
 	var results []variantResults
 	// Each variant's time, after the table: the tabwriter holds the
 	// lines until its Flush.
 	took := tabwriter.NewWriter(env.Stdout, 0, 0, 2, ' ', 0)
-	code = ExitOK
+	code := ExitOK
 	for _, run := range driver.Run(ctx, job) {
 		if run.Took > 0 {
 			fmt.Fprintf(took, "  %s\t%s\t(build %s)\n", run.Variant, run.Took.Round(time.Second), run.Built.Round(100*time.Millisecond))
@@ -145,7 +156,7 @@ func runRun(env *Env, args []string) int {
 	}
 	writeSummary(env.Stdout, results)
 	fmt.Fprintf(env.Stdout, "\n%d variant(s) in %s; results in %s/<variant>/run/results.jsonl\n",
-		len(variants), time.Since(start).Round(time.Second), *out)
+		len(job.Variants), time.Since(start).Round(time.Second), out)
 	took.Flush()
 	return code
 }
