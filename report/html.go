@@ -2,7 +2,6 @@ package report
 
 import (
 	"html"
-	"strconv"
 	"strings"
 )
 
@@ -29,150 +28,89 @@ th{background:#eee}}`
 // inline SVG, the style is inline, and nothing needs a script or the
 // network.
 func (r *Report) HTML() string {
-	var b strings.Builder
-	w := func(parts ...string) {
-		for _, p := range parts {
-			b.WriteString(p)
-		}
-	}
-	e := html.EscapeString
-	figureHTML := func(ch *Chart) string {
-		return "<figure id=\"" + e(ch.Slug) + "\">\n" + ch.SVG() + "<figcaption>" + e(ch.Note) + "</figcaption>\n</figure>\n" +
-			htmlCaptionedTable(ch.Table, "The numbers of the chart above. "+ch.Caption()+".")
-	}
-	figure := func(ch *Chart) { w(figureHTML(ch)) }
-	chartItems := func(charts []*Chart) {
-		for _, ch := range charts {
-			w("<li><a href=\"#", e(ch.Slug), "\">", e(ch.Title), "</a></li>\n")
-		}
-	}
-	w("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>", e(r.Title), "</title>\n<style>\n", pageStyle, "\n</style>\n</head>\n<body>\n")
-	w("<h1>", e(r.Title), "</h1>\n<p>", e(r.SummaryLine()), "</p>\n")
-	if warn := r.contextWarning(); warn != "" {
-		w("<p class=\"warn\">", e(warn), "</p>\n")
-	}
+	p := &htmlPage{}
+	r.render(p)
+	p.WriteString("</body>\n</html>\n")
+	return p.String()
+}
 
-	if v := r.Verdict; v != nil && len(v.Rankings) > 0 {
-		w("<section id=\"verdict\">\n<h2>Verdict</h2>\n<p>", e(verdictIntro), "</p>\n")
-		for _, c := range r.Contexts {
-			rks, unranked := v.rankingsOf(c)
-			if len(rks) == 0 && len(unranked) == 0 {
-				continue
-			}
-			if len(r.Contexts) > 1 {
-				w("<h3>Context ", e(c.ID), "</h3>\n<p class=\"context\">", e(c.Line()), "</p>\n")
-			}
-			if len(v.Requirements) > 0 {
-				w("<p>", e(requirementsLine(v, c)), "</p>\n")
-			}
-			w(htmlTable(v.placesTable(c)), "<ul class=\"rankings\">\n")
-			for _, rk := range rks {
-				w("<li><b>", e(rk.Criterion), "</b>, ", e(rk.Sentence()), " <span class=\"values\">", e(rk.Values()), "</span>")
-				if rk.Chart != "" {
-					w(" <a href=\"#", e(rk.Chart), "\">chart</a>")
-				}
-				w("</li>\n")
-			}
-			for _, u := range unranked {
-				w("<li>", e(u), "</li>\n")
-			}
-			w("</ul>\n")
-		}
-		w("</section>\n")
-	}
+// htmlPage renders the report as HTML.
+type htmlPage struct{ strings.Builder }
 
-	w("<h2 id=\"contents\">Contents</h2>\n<ul>\n")
-	if r.Verdict != nil && len(r.Verdict.Rankings) > 0 {
-		w("<li><a href=\"#verdict\">Verdict</a></li>\n")
+func (p *htmlPage) w(parts ...string) {
+	for _, s := range parts {
+		p.WriteString(s)
 	}
-	w("<li><a href=\"#inputs\">Inputs</a> and <a href=\"#contexts\">contexts</a></li>\n")
-	for _, c := range r.Contexts {
-		charts := r.chartsOf(c)
-		w("<li><a href=\"#context-", e(c.ID), "\">Context ", e(c.ID), "</a>: ", strconv.Itoa(len(charts)), " ", plural(len(charts), "chart", "charts"), "\n<ul>\n")
-		chartItems(r.listedCharts(c))
-		for _, s := range r.sectionsOf(c) {
-			w("<li><a href=\"#", e(s.ID), "\">", e(s.Title), "</a>")
-			if cs := s.charts(); len(cs) > 0 {
-				w("\n<ul>\n")
-				chartItems(cs)
-				w("</ul>")
-			}
-			w("</li>\n")
-		}
-		w("</ul></li>\n")
-	}
-	if r.Across != nil {
-		charts := r.chartsOf(r.Across)
-		w("<li><a href=\"#across\">Across contexts</a>: ", strconv.Itoa(len(charts)), " ", plural(len(charts), "chart", "charts"), "\n<ul>\n")
-		for _, ch := range charts {
-			w("<li><a href=\"#", e(ch.Slug), "\">", e(ch.Title), "</a></li>\n")
-		}
-		w("</ul></li>\n")
-	}
-	w("<li><a href=\"#problems\">Failed and skipped results</a> (", strconv.Itoa(len(r.Problems)), ")</li>\n")
-	if r.Comparison != nil {
-		w("<li><a href=\"#comparison\">Comparison with the baseline</a> (", strconv.Itoa(len(r.Comparison.Regressions())), " ",
-			plural(len(r.Comparison.Regressions()), "regression", "regressions"), ")</li>\n")
-	}
-	w("<li><a href=\"#method\">How the numbers are computed</a></li>\n</ul>\n")
+}
 
-	w("<h2 id=\"inputs\">Inputs</h2>\n", htmlTable(r.inputsTable(r.Inputs)))
-	w("<h2 id=\"contexts\">Contexts</h2>\n", htmlTable(contextsTable(r.Contexts)))
+// hesc escapes text for the page.
+var hesc = html.EscapeString
 
-	for _, c := range r.Contexts {
-		w("<section id=\"context-", e(c.ID), "\">\n<h2>Context ", e(c.ID), "</h2>\n<p class=\"context\">", e(c.Line()), "</p>\n")
-		sections := r.sectionsOf(c)
-		if len(r.chartsOf(c)) == 0 && len(sections) == 0 {
-			w("<p>No chart: these results hold no metric a chart draws (see the tables in summary.csv).</p>\n")
-		}
-		for _, ch := range r.listedCharts(c) {
-			figure(ch)
-		}
-		for _, s := range sections {
-			w(sectionHTML(s, figureHTML))
-		}
-		w("</section>\n")
+func (p *htmlPage) title(title, summary, warning string) {
+	p.w("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>", hesc(title), "</title>\n<style>\n", pageStyle,
+		"\n</style>\n</head>\n<body>\n<h1>", hesc(title), "</h1>\n<p>", hesc(summary), "</p>\n")
+	if warning != "" {
+		p.warn(warning)
 	}
+}
 
-	if r.Across != nil {
-		w("<section id=\"across\">\n<h2>Across contexts</h2>\n<p>", e(r.acrossText()), "</p>\n<p class=\"context\">", e(r.Across.Line()), "</p>\n")
-		for _, ch := range r.chartsOf(r.Across) {
-			figure(ch)
-		}
-		w("</section>\n")
+func (p *htmlPage) open(id string) { p.w("<section id=\"", hesc(id), "\">\n") }
+func (p *htmlPage) close()         { p.w("</section>\n") }
+
+func (p *htmlPage) heading(level int, id, text string) {
+	h := "h" + string(rune('0'+level))
+	if id != "" {
+		p.w("<", h, " id=\"", hesc(id), "\">", hesc(text), "</", h, ">\n")
+		return
 	}
+	p.w("<", h, ">", hesc(text), "</", h, ">\n")
+}
 
-	w("<h2 id=\"problems\">Failed and skipped results</h2>\n")
-	if len(r.Problems) == 0 {
-		w("<p>None: every result was measured.</p>\n")
-	} else {
-		w("<p>These results carry no measurement; they are counted here and left out of every statistic.</p>\n", htmlTable(r.problemsTable()))
-	}
+func (p *htmlPage) para(text string) { p.w("<p>", hesc(text), "</p>\n") }
+func (p *htmlPage) note(text string) { p.w("<p class=\"context\">", hesc(text), "</p>\n") }
+func (p *htmlPage) warn(text string) { p.w("<p class=\"warn\">", hesc(text), "</p>\n") }
 
-	if c := r.Comparison; c != nil {
-		w("<h2 id=\"comparison\">Comparison with the baseline</h2>\n<p>", e(c.counts()), "</p>\n")
-		w("<p>Baseline files:</p>\n", htmlTable(r.inputsTable(c.Inputs)))
-		if lines := c.contextChangeLines(); len(lines) > 0 {
-			w("<p>Contexts compared (baseline → new):</p>\n<ul>\n")
-			for _, l := range lines {
-				w("<li>", e(l), "</li>\n")
-			}
-			w("</ul>\n")
+func (p *htmlPage) table(t *Table, caption string) { p.w(htmlCaptionedTable(t, caption)) }
+
+func (p *htmlPage) list(items []item) {
+	class := ""
+	for _, it := range items {
+		if it.lead != "" {
+			class = " class=\"rankings\""
 		}
-		if t := c.changesTable(); len(t.Rows) > 0 {
-			w(htmlTable(t))
+	}
+	p.w("<ul", class, ">\n")
+	for _, it := range items {
+		p.w("<li>")
+		if it.lead != "" {
+			p.w("<b>", hesc(it.lead), "</b>")
+		}
+		if it.href != "" {
+			p.w("<a href=\"#", hesc(it.href), "\">", hesc(it.text), "</a>")
 		} else {
-			w("<p>No metric changed significantly.</p>\n")
+			p.w(hesc(it.text))
 		}
+		switch {
+		case it.detail != "" && it.lead != "":
+			p.w(" <span class=\"values\">", hesc(it.detail), "</span>")
+		case it.detail != "":
+			p.w(": ", hesc(it.detail))
+		}
+		if it.chart != "" {
+			p.w(" <a href=\"#", hesc(it.chart), "\">chart</a>")
+		}
+		if len(it.sub) > 0 {
+			p.w("\n")
+			p.list(it.sub)
+		}
+		p.w("</li>\n")
 	}
+	p.w("</ul>\n")
+}
 
-	w("<h2 id=\"method\">How the numbers are computed</h2>\n")
-	for _, p := range methodText {
-		w("<p>", e(p), "</p>\n")
-	}
-	w("<p>The aggregated table of every metric is in summary.csv and summary.json beside this page (format ", Format, ").</p>\n")
-	w("</body>\n</html>\n")
-	return b.String()
+func (p *htmlPage) figure(ch *Chart, level int) {
+	p.w("<figure id=\"", hesc(ch.Slug), "\">\n", ch.SVG(), "<figcaption>", hesc(ch.Note), "</figcaption>\n</figure>\n",
+		htmlCaptionedTable(ch.Table, "The numbers of the chart above. "+ch.Caption()+"."))
 }
 
 func htmlTable(t *Table) string { return htmlCaptionedTable(t, "") }

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"strconv"
 	"strings"
 )
 
@@ -12,126 +11,84 @@ const ChartsDir = "charts"
 // Markdown renders the report as a Markdown summary whose charts are the
 // SVG files in ChartsDir, referenced by relative path.
 func (r *Report) Markdown() string {
-	var b strings.Builder
-	w := func(parts ...string) {
-		for _, p := range parts {
-			b.WriteString(p)
-		}
-	}
-	figureAt := func(level string) func(ch *Chart) string {
-		return func(ch *Chart) string {
-			return "\n" + level + " " + mdText(ch.Title) + "\n\n![" + mdText(ch.Title) + "](" + ChartsDir + "/" + ch.Slug + ".svg)\n\n" +
-				"*" + mdText(ch.Caption()) + ".* " + mdText(ch.Note) + "\n\n" + mdTable(ch.Table)
-		}
-	}
-	figure := func(ch *Chart) { w(figureAt("###")(ch)) }
-	w("# ", mdText(r.Title), "\n\n", mdText(r.SummaryLine()), "\n\n")
-	if warn := r.contextWarning(); warn != "" {
-		w("> **", mdText(warn), "**\n\n")
-	}
-	if v := r.Verdict; v != nil && len(v.Rankings) > 0 {
-		w("## Verdict\n\n", mdText(verdictIntro), "\n")
-		for _, c := range r.Contexts {
-			rks, unranked := v.rankingsOf(c)
-			if len(rks) == 0 && len(unranked) == 0 {
-				continue
-			}
-			if len(r.Contexts) > 1 {
-				w("\n### Context ", c.ID, "\n\n", mdText(c.Line()), "\n")
-			}
-			if len(v.Requirements) > 0 {
-				w("\n", mdText(requirementsLine(v, c)), "\n")
-			}
-			w("\n", mdTable(v.placesTable(c)), "\n")
-			for _, rk := range rks {
-				w("- **", mdText(rk.Criterion), "**, ", mdText(rk.Sentence()), " ", mdText(rk.Values()))
-				if rk.Chart != "" {
-					w(" ([chart](", ChartsDir, "/", rk.Chart, ".svg))")
-				}
-				w("\n")
-			}
-			for _, u := range unranked {
-				w("- ", mdText(u), "\n")
-			}
-		}
-		w("\n")
-	}
-	w("## Contents\n\n")
-	for _, c := range r.Contexts {
-		charts := r.chartsOf(c)
-		w("- Context ", c.ID, ": ", strconv.Itoa(len(charts)), " ", plural(len(charts), "chart", "charts"), "\n")
-		for _, ch := range r.listedCharts(c) {
-			w("  - ", mdText(ch.Title), "\n")
-		}
-		for _, s := range r.sectionsOf(c) {
-			w("  - ", mdText(s.Title), "\n")
-			for _, ch := range s.charts() {
-				w("    - ", mdText(ch.Title), "\n")
-			}
-		}
-	}
-	if r.Across != nil {
-		charts := r.chartsOf(r.Across)
-		w("- Across contexts: ", strconv.Itoa(len(charts)), " ", plural(len(charts), "chart", "charts"), "\n")
-		for _, ch := range charts {
-			w("  - ", mdText(ch.Title), "\n")
-		}
-	}
-	w("- Failed and skipped results: ", strconv.Itoa(len(r.Problems)), "\n")
-	if r.Comparison != nil {
-		n := len(r.Comparison.Regressions())
-		w("- Comparison with the baseline: ", strconv.Itoa(n), " ", plural(n, "regression", "regressions"), "\n")
-	}
-	w("\n## Inputs\n\n", mdTable(r.inputsTable(r.Inputs)), "\n## Contexts\n\n", mdTable(contextsTable(r.Contexts)))
+	p := &mdPage{}
+	r.render(p)
+	return p.String()
+}
 
-	for _, c := range r.Contexts {
-		w("\n## Context ", c.ID, "\n\n", mdText(c.Line()), "\n")
-		sections := r.sectionsOf(c)
-		if len(r.chartsOf(c)) == 0 && len(sections) == 0 {
-			w("\nNo chart: these results hold no metric a chart draws (see summary.csv).\n")
-		}
-		for _, ch := range r.listedCharts(c) {
-			figure(ch)
-		}
-		for _, s := range sections {
-			w(sectionMarkdown(s, figureAt("####")))
-		}
-	}
+// mdPage renders the report as Markdown: blocks separated by blank
+// lines; a part's id is the heading itself.
+type mdPage struct{ strings.Builder }
 
-	if r.Across != nil {
-		w("\n## Across contexts\n\n", mdText(r.acrossText()), "\n\n", mdText(r.Across.Line()), "\n")
-		for _, ch := range r.chartsOf(r.Across) {
-			figure(ch)
-		}
+// block writes one block, after a blank line.
+func (p *mdPage) block(parts ...string) {
+	if p.Len() > 0 {
+		p.WriteString("\n")
 	}
-	w("\n## Failed and skipped results\n\n")
-	if len(r.Problems) == 0 {
-		w("None: every result was measured.\n")
-	} else {
-		w("These results carry no measurement; they are counted here and left out of every statistic.\n\n", mdTable(r.problemsTable()))
+	for _, s := range parts {
+		p.WriteString(s)
 	}
+}
 
-	if c := r.Comparison; c != nil {
-		w("\n## Comparison with the baseline\n\n", mdText(c.counts()), "\n\nBaseline files:\n\n", mdTable(r.inputsTable(c.Inputs)))
-		if lines := c.contextChangeLines(); len(lines) > 0 {
-			w("\nContexts compared (baseline → new):\n\n")
-			for _, l := range lines {
-				w("- ", mdText(l), "\n")
-			}
-		}
-		if t := c.changesTable(); len(t.Rows) > 0 {
-			w("\n", mdTable(t))
-		} else {
-			w("\nNo metric changed significantly.\n")
-		}
+func (p *mdPage) title(title, summary, warning string) {
+	p.block("# ", mdText(title), "\n")
+	p.para(summary)
+	if warning != "" {
+		p.block("> **", mdText(warning), "**\n")
 	}
+}
 
-	w("\n## How the numbers are computed\n\n")
-	for _, p := range methodText {
-		w(mdText(p), "\n\n")
+func (p *mdPage) open(string) {}
+func (p *mdPage) close()      {}
+
+func (p *mdPage) heading(level int, _, text string) {
+	p.block(strings.Repeat("#", level), " ", mdText(text), "\n")
+}
+
+func (p *mdPage) para(text string) { p.block(mdText(text), "\n") }
+func (p *mdPage) note(text string) { p.para(text) }
+func (p *mdPage) warn(text string) { p.block("> **Warning:** ", mdText(text), "\n") }
+
+func (p *mdPage) table(t *Table, caption string) {
+	if caption != "" {
+		p.block("*", mdText(caption), "*\n")
+		p.WriteString("\n" + mdTable(t))
+		return
 	}
-	w("The aggregated table of every metric is in summary.csv and summary.json (format ", Format, ").\n")
-	return b.String()
+	p.block(mdTable(t))
+}
+
+func (p *mdPage) list(items []item) {
+	p.block()
+	p.items(items, "")
+}
+
+func (p *mdPage) items(items []item, indent string) {
+	for _, it := range items {
+		p.WriteString(indent + "- ")
+		if it.lead != "" {
+			p.WriteString("**" + mdText(it.lead) + "**")
+		}
+		p.WriteString(mdText(it.text))
+		switch {
+		case it.detail != "" && it.lead != "":
+			p.WriteString(" " + mdText(it.detail))
+		case it.detail != "":
+			p.WriteString(": " + mdText(it.detail))
+		}
+		if it.chart != "" {
+			p.WriteString(" ([chart](" + ChartsDir + "/" + it.chart + ".svg))")
+		}
+		p.WriteString("\n")
+		p.items(it.sub, indent+"  ")
+	}
+}
+
+func (p *mdPage) figure(ch *Chart, level int) {
+	p.heading(level, "", ch.Title)
+	p.block("![", mdText(ch.Title), "](", ChartsDir, "/", ch.Slug, ".svg)\n")
+	p.block("*", mdText(ch.Caption()), ".* ", mdText(ch.Note), "\n")
+	p.block(mdTable(ch.Table))
 }
 
 var mdEscaper = strings.NewReplacer(`\`, `\\`, "*", `\*`, "_", `\_`, "`", "\\`", "<", "&lt;", ">", "&gt;", "|", `\|`)

@@ -1,10 +1,5 @@
 package report
 
-import (
-	"html"
-	"strings"
-)
-
 // Section is a part of a context's section that is more than a list of
 // charts (write amplification, lifetime, flash geometry): paragraphs,
 // warnings, tables, lists and charts, in order. The HTML page and the
@@ -76,70 +71,4 @@ func (r *Report) listedCharts(c *Context) []*Chart {
 		}
 	}
 	return out
-}
-
-// sectionHTML renders a section; figure renders a chart with its table.
-func sectionHTML(s *Section, figure func(*Chart) string) string {
-	var b strings.Builder
-	e := html.EscapeString
-	b.WriteString("<section id=\"" + e(s.ID) + "\">\n<h3>" + e(s.Title) + "</h3>\n")
-	for _, bl := range s.Blocks {
-		switch {
-		case bl.Heading != "":
-			b.WriteString("<h4>" + e(bl.Heading) + "</h4>\n")
-		case bl.Chart != nil:
-			b.WriteString(figure(bl.Chart))
-		case bl.Table != nil:
-			b.WriteString(htmlCaptionedTable(bl.Table, bl.Caption))
-		case bl.Items != nil:
-			if bl.Text != "" {
-				b.WriteString("<p>" + e(bl.Text) + "</p>\n")
-			}
-			b.WriteString("<ul>\n")
-			for _, it := range bl.Items {
-				b.WriteString("<li>" + e(it) + "</li>\n")
-			}
-			b.WriteString("</ul>\n")
-		case bl.Warn:
-			b.WriteString("<p class=\"warn\">" + e(bl.Text) + "</p>\n")
-		default:
-			b.WriteString("<p>" + e(bl.Text) + "</p>\n")
-		}
-	}
-	b.WriteString("</section>\n")
-	return b.String()
-}
-
-// sectionMarkdown renders a section; figure renders a chart with its
-// table.
-func sectionMarkdown(s *Section, figure func(*Chart) string) string {
-	var b strings.Builder
-	b.WriteString("\n### " + mdText(s.Title) + "\n")
-	for _, bl := range s.Blocks {
-		switch {
-		case bl.Heading != "":
-			b.WriteString("\n#### " + mdText(bl.Heading) + "\n")
-		case bl.Chart != nil:
-			b.WriteString(figure(bl.Chart))
-		case bl.Table != nil:
-			b.WriteString("\n")
-			if bl.Caption != "" {
-				b.WriteString("*" + mdText(bl.Caption) + "*\n\n")
-			}
-			b.WriteString(mdTable(bl.Table))
-		case bl.Items != nil:
-			if bl.Text != "" {
-				b.WriteString("\n" + mdText(bl.Text) + "\n")
-			}
-			b.WriteString("\n")
-			for _, it := range bl.Items {
-				b.WriteString("- " + mdText(it) + "\n")
-			}
-		case bl.Warn:
-			b.WriteString("\n> **Warning:** " + mdText(bl.Text) + "\n")
-		default:
-			b.WriteString("\n" + mdText(bl.Text) + "\n")
-		}
-	}
-	return b.String()
 }
