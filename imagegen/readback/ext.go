@@ -27,61 +27,10 @@ func readExt(ctx context.Context, _, image string) (Listing, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(tmp)
-
-	var entries []Entry
-	var inos []uint64
-	type dir struct {
-		ino  uint64
-		path string
+	entries, inos, err := walkExt(d)
+	if err != nil {
+		return nil, err
 	}
-	seen := map[uint64]bool{extRootIno: true}
-	level := []dir{{extRootIno, "/"}}
-	for len(level) > 0 {
-		cmds := make([]string, len(level))
-		for i, dr := range level {
-			cmds[i] = fmt.Sprintf("ls -p <%d>", dr.ino)
-		}
-		outs, err := d.run(cmds)
-		if err != nil {
-			return nil, err
-		}
-		var next []dir
-		for i, dr := range level {
-			recs, err := parseLsP(outs[i])
-			if err != nil {
-				return nil, fmt.Errorf("debugfs ls -p of %s: %w", dr.path, err)
-			}
-			for _, r := range recs {
-				// Inode 0 is an unused slot (lost+found's preallocated
-				// blocks list some).
-				if r.ino == 0 || r.name == ".." || (r.name == "." && dr.path != "/") {
-					continue
-				}
-				p := dr.path
-				if r.name != "." {
-					if strings.Contains(r.name, "/") || r.name == "" {
-						return nil, fmt.Errorf("debugfs lists an impossible name %q in %s", r.name, dr.path)
-					}
-					p = path.Join(dr.path, r.name)
-				}
-				e, err := extEntry(p, r)
-				if err != nil {
-					return nil, err
-				}
-				entries = append(entries, e)
-				inos = append(inos, r.ino)
-				if e.Type == Dir && r.name != "." {
-					if seen[r.ino] {
-						return nil, fmt.Errorf("directory inode %d appears twice (at %s)", r.ino, p)
-					}
-					seen[r.ino] = true
-					next = append(next, dir{r.ino, p})
-				}
-			}
-		}
-		level = next
-	}
-
 	// One stat per inode: device numbers, fast symlink targets, xattr
 	// names.
 	var unique []uint64
@@ -92,127 +41,21 @@ func readExt(ctx context.Context, _, image string) (Listing, error) {
 			unique = append(unique, ino)
 		}
 	}
-	cmds := make([]string, len(unique))
-	for i, ino := range unique {
-		cmds[i] = fmt.Sprintf("stat <%d>", ino)
-	}
-	outs, err := d.run(cmds)
+	stats, err := statExt(d, unique, func(ino uint64) Entry { return entries[first[ino]] })
 	if err != nil {
 		return nil, err
 	}
-	stats := map[uint64]extStat{}
-	for i, ino := range unique {
-		e := entries[first[ino]]
-		st, err := parseStat(outs[i], ino, e)
-		if err != nil {
-			return nil, fmt.Errorf("debugfs stat of %s: %w", e.Path, err)
-		}
-		stats[ino] = st
-	}
-
-	// Data, slow symlink targets and xattr values, dumped in batches so
-	// that the temporary directory never holds much more than batchBytes.
-	type job struct {
-		cmd  string
-		file string
-		size int64
-		read bool // done gets the file's content; else it reads the file itself
-		done func([]byte) error
-	}
-	var jobs []job
+	// Data, slow symlink targets and xattr values.
 	results := map[uint64]*Entry{}
+	var jobs []dumpJob
 	for _, ino := range unique {
-		e := entries[first[ino]]
 		r := &Entry{}
 		results[ino] = r
-		st := stats[ino]
-		switch {
-		case e.Type == File && st.inline:
-			// debugfs 1.47.0 dumps an inline-data file's whole inline
-			// area (60 bytes of i_block plus system.data) whatever its
-			// size; the kernel reads i_size bytes of it, zeros beyond.
-			f := filepath.Join(tmp, fmt.Sprintf("i%d", ino))
-			size := e.Size
-			jobs = append(jobs, job{fmt.Sprintf("dump <%d> %s", ino, quoteArg(f)), f, size, true, func(b []byte) error {
-				if int64(len(b)) > size {
-					b = b[:size]
-				}
-				h := sha256.New()
-				h.Write(b)
-				h.Write(make([]byte, size-int64(len(b))))
-				r.SHA256 = hex.EncodeToString(h.Sum(nil))
-				return nil
-			}})
-		case e.Type == File:
-			f := filepath.Join(tmp, fmt.Sprintf("d%d", ino))
-			size := e.Size
-			jobs = append(jobs, job{fmt.Sprintf("dump <%d> %s", ino, quoteArg(f)), f, size, false, func([]byte) error {
-				sum, n, err := hashFile(f)
-				if err != nil {
-					return err
-				}
-				if n != size {
-					return fmt.Errorf("debugfs dumped %d bytes of %s, whose size is %d", n, e.Path, size)
-				}
-				r.SHA256 = sum
-				return nil
-			}})
-		case e.Type == Symlink && st.fastLink != nil:
-			r.Target = *st.fastLink
-		case e.Type == Symlink:
-			f := filepath.Join(tmp, fmt.Sprintf("l%d", ino))
-			size := e.Size
-			jobs = append(jobs, job{fmt.Sprintf("dump <%d> %s", ino, quoteArg(f)), f, size, true, func(b []byte) error {
-				if int64(len(b)) != size {
-					return fmt.Errorf("debugfs dumped %d bytes of the symlink %s, whose size is %d", len(b), e.Path, size)
-				}
-				r.Target = string(b)
-				return nil
-			}})
-		}
-		for k, name := range st.xattrs {
-			f := filepath.Join(tmp, fmt.Sprintf("x%d.%d", ino, k))
-			jobs = append(jobs, job{fmt.Sprintf("ea_get -f %s <%d> %s", quoteArg(f), ino, quoteArg(name.name)), f, name.size, true,
-				func(b []byte) error {
-					if int64(len(b)) != name.size {
-						return fmt.Errorf("debugfs wrote %d bytes of xattr %s of %s, whose size is %d", len(b), name.name, e.Path, name.size)
-					}
-					r.Xattrs = append(r.Xattrs, XattrString(name.name, b))
-					return nil
-				}})
-		}
+		jobs = append(jobs, dumpJobs(tmp, ino, entries[first[ino]], stats[ino], r)...)
 	}
-	for len(jobs) > 0 {
-		n, total := 0, int64(0)
-		for n < len(jobs) && (n == 0 || (total+jobs[n].size <= batchBytes && n < batchCommands)) {
-			total += jobs[n].size
-			n++
-		}
-		batch := jobs[:n]
-		jobs = jobs[n:]
-		cmds := make([]string, len(batch))
-		for i, j := range batch {
-			cmds[i] = j.cmd
-		}
-		if _, err := d.run(cmds); err != nil {
-			return nil, err
-		}
-		for _, j := range batch {
-			var b []byte
-			if j.read {
-				if b, err = os.ReadFile(j.file); err != nil {
-					return nil, err
-				}
-			}
-			if err := j.done(b); err != nil {
-				return nil, err
-			}
-			if err := os.Remove(j.file); err != nil {
-				return nil, err
-			}
-		}
+	if err := runDumps(d, jobs); err != nil {
+		return nil, err
 	}
-
 	keys := make([]*inodeKey, len(entries))
 	for i := range entries {
 		ino := inos[i]
@@ -233,6 +76,196 @@ func readExt(ctx context.Context, _, image string) (Listing, error) {
 		e.Xattrs = append([]string(nil), r.Xattrs...)
 	}
 	return finish(entries, keys), nil
+}
+
+// walkExt lists the filesystem breadth first, one debugfs run per level
+// of directories, and returns its entries and their inodes.
+func walkExt(d *debugfs) ([]Entry, []uint64, error) {
+	var entries []Entry
+	var inos []uint64
+	type dir struct {
+		ino  uint64
+		path string
+	}
+	seen := map[uint64]bool{extRootIno: true}
+	level := []dir{{extRootIno, "/"}}
+	for len(level) > 0 {
+		cmds := make([]string, len(level))
+		for i, dr := range level {
+			cmds[i] = fmt.Sprintf("ls -p <%d>", dr.ino)
+		}
+		outs, err := d.run(cmds)
+		if err != nil {
+			return nil, nil, err
+		}
+		var next []dir
+		for i, dr := range level {
+			recs, err := parseLsP(outs[i])
+			if err != nil {
+				return nil, nil, fmt.Errorf("debugfs ls -p of %s: %w", dr.path, err)
+			}
+			for _, r := range recs {
+				// Inode 0 is an unused slot (lost+found's preallocated
+				// blocks list some).
+				if r.ino == 0 || r.name == ".." || (r.name == "." && dr.path != "/") {
+					continue
+				}
+				p := dr.path
+				if r.name != "." {
+					if strings.Contains(r.name, "/") || r.name == "" {
+						return nil, nil, fmt.Errorf("debugfs lists an impossible name %q in %s", r.name, dr.path)
+					}
+					p = path.Join(dr.path, r.name)
+				}
+				e, err := extEntry(p, r)
+				if err != nil {
+					return nil, nil, err
+				}
+				entries = append(entries, e)
+				inos = append(inos, r.ino)
+				if e.Type == Dir && r.name != "." {
+					if seen[r.ino] {
+						return nil, nil, fmt.Errorf("directory inode %d appears twice (at %s)", r.ino, p)
+					}
+					seen[r.ino] = true
+					next = append(next, dir{r.ino, p})
+				}
+			}
+		}
+		level = next
+	}
+	return entries, inos, nil
+}
+
+// statExt stats every inode in one debugfs run; entry gives an inode's
+// first entry, for messages and sizes.
+func statExt(d *debugfs, inos []uint64, entry func(uint64) Entry) (map[uint64]extStat, error) {
+	cmds := make([]string, len(inos))
+	for i, ino := range inos {
+		cmds[i] = fmt.Sprintf("stat <%d>", ino)
+	}
+	outs, err := d.run(cmds)
+	if err != nil {
+		return nil, err
+	}
+	stats := map[uint64]extStat{}
+	for i, ino := range inos {
+		e := entry(ino)
+		st, err := parseStat(outs[i], ino, e)
+		if err != nil {
+			return nil, fmt.Errorf("debugfs stat of %s: %w", e.Path, err)
+		}
+		stats[ino] = st
+	}
+	return stats, nil
+}
+
+// dumpJob is one debugfs command that writes a file, and what to do with
+// it.
+type dumpJob struct {
+	cmd  string
+	file string
+	size int64
+	read bool // done gets the file's content; else it reads the file itself
+	done func([]byte) error
+}
+
+// dumpJobs are the commands that read inode ino's data, slow symlink
+// target and xattr values into r.
+func dumpJobs(tmp string, ino uint64, e Entry, st extStat, r *Entry) []dumpJob {
+	var jobs []dumpJob
+	dump := func(prefix string, read bool, done func([]byte) error) {
+		f := filepath.Join(tmp, fmt.Sprintf("%s%d", prefix, ino))
+		jobs = append(jobs, dumpJob{fmt.Sprintf("dump <%d> %s", ino, quoteArg(f)), f, e.Size, read, done})
+	}
+	switch {
+	case e.Type == File && st.inline:
+		// debugfs 1.47.0 dumps an inline-data file's whole inline area
+		// (60 bytes of i_block plus system.data) whatever its size; the
+		// kernel reads i_size bytes of it, zeros beyond.
+		dump("i", true, func(b []byte) error {
+			if int64(len(b)) > e.Size {
+				b = b[:e.Size]
+			}
+			h := sha256.New()
+			h.Write(b)
+			h.Write(make([]byte, e.Size-int64(len(b))))
+			r.SHA256 = hex.EncodeToString(h.Sum(nil))
+			return nil
+		})
+	case e.Type == File:
+		f := filepath.Join(tmp, fmt.Sprintf("d%d", ino))
+		dump("d", false, func([]byte) error {
+			sum, n, err := hashFile(f)
+			if err != nil {
+				return err
+			}
+			if n != e.Size {
+				return fmt.Errorf("debugfs dumped %d bytes of %s, whose size is %d", n, e.Path, e.Size)
+			}
+			r.SHA256 = sum
+			return nil
+		})
+	case e.Type == Symlink && st.fastLink != nil:
+		r.Target = *st.fastLink
+	case e.Type == Symlink:
+		dump("l", true, func(b []byte) error {
+			if int64(len(b)) != e.Size {
+				return fmt.Errorf("debugfs dumped %d bytes of the symlink %s, whose size is %d", len(b), e.Path, e.Size)
+			}
+			r.Target = string(b)
+			return nil
+		})
+	}
+	for k, name := range st.xattrs {
+		f := filepath.Join(tmp, fmt.Sprintf("x%d.%d", ino, k))
+		jobs = append(jobs, dumpJob{fmt.Sprintf("ea_get -f %s <%d> %s", quoteArg(f), ino, quoteArg(name.name)), f, name.size, true,
+			func(b []byte) error {
+				if int64(len(b)) != name.size {
+					return fmt.Errorf("debugfs wrote %d bytes of xattr %s of %s, whose size is %d", len(b), name.name, e.Path, name.size)
+				}
+				r.Xattrs = append(r.Xattrs, XattrString(name.name, b))
+				return nil
+			}})
+	}
+	return jobs
+}
+
+// runDumps runs the jobs in batches, so that the temporary directory
+// never holds much more than batchBytes.
+func runDumps(d *debugfs, jobs []dumpJob) error {
+	for len(jobs) > 0 {
+		n, total := 0, int64(0)
+		for n < len(jobs) && (n == 0 || (total+jobs[n].size <= batchBytes && n < batchCommands)) {
+			total += jobs[n].size
+			n++
+		}
+		batch := jobs[:n]
+		jobs = jobs[n:]
+		cmds := make([]string, len(batch))
+		for i, j := range batch {
+			cmds[i] = j.cmd
+		}
+		if _, err := d.run(cmds); err != nil {
+			return err
+		}
+		for _, j := range batch {
+			var b []byte
+			if j.read {
+				var err error
+				if b, err = os.ReadFile(j.file); err != nil {
+					return err
+				}
+			}
+			if err := j.done(b); err != nil {
+				return err
+			}
+			if err := os.Remove(j.file); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 const (
