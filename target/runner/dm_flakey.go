@@ -33,39 +33,11 @@ const flakeyName = "fsbench-flakey"
 // result and messages, the checker's verdict and the files against what
 // the writer saw synced.
 func dmFlakey(ctx context.Context, e *step.Env, iter int) (*step.Outcome, error) {
-	p := e.P
-	schedule, fault := p.String("schedule"), p.String("fault")
-	after, up, down := p.Duration("after"), p.Duration("flap_up"), p.Duration("flap_down")
-	fsck := p.Bool("fsck")
-	features := runplan.FlakeyFeatures(fault, p.Int("corrupt_byte"), p.Int("corrupt_value"), p.Int("corrupt_flags"))
-	timeout := p.OptDuration("timeout")
-	if p.Err != nil {
-		return nil, p.Err
-	}
-	if e.Part == nil {
-		return nil, fmt.Errorf("%s needs a partition", e.Step.ID())
-	}
-	if e.Part.Root {
-		return nil, fmt.Errorf("partition %s is the root filesystem: dm_flakey re-makes it", e.Part.Name)
-	}
-	if schedule == "after" {
-		// Faulty from `after` to the end of the run.
-		up, down = after, max(timeout, time.Hour)
-	}
-	if err := e.UnmountPart(e.Part); err != nil {
-		return nil, err
-	}
-	e.ForgetMounts()
-	if err := crash.Remake(ctx, e.Part); errors.Is(err, crash.ErrNoMkfs) {
-		return nil, step.Skipf("dm_flakey re-makes the filesystem before each run: %v", err)
-	} else if err != nil {
-		return nil, err
-	}
-	sectors, err := linux.BlockSectors(e.Part.Device)
+	fc, err := readFlakeyCase(e)
 	if err != nil {
 		return nil, err
 	}
-	table, err := devmapper.FlakeyTable(e.Part.Device, sectors, int(up/time.Second), int(down/time.Second), features)
+	table, err := fc.prepare(ctx, e)
 	if err != nil {
 		return nil, err
 	}
@@ -77,16 +49,15 @@ func dmFlakey(ctx context.Context, e *step.Env, iter int) (*step.Outcome, error)
 		return nil, err
 	}
 	defer dm.Remove()
-	faults := crash.WatchFaults(dm.KName, crash.FaultDirections(fault), up, down, loaded)
+	faults := crash.WatchFaults(dm.KName, crash.FaultDirections(fc.fault), fc.up, fc.down, loaded)
 	out := &step.Outcome{}
 	out.Attr("table", "flakey "+table.Params)
-	salt := fmt.Sprintf("%s/%s/%d", e.Step.Test, e.Step.Case, iter)
 	log, err := crash.CreateSyncLog(syncLogPath(e))
 	if err != nil {
 		return nil, err
 	}
 	defer log.Close()
-	w := newWriter(e, "", workload.Pattern{Salt: salt}, log)
+	w := newWriter(e, "", workload.Pattern{Salt: fmt.Sprintf("%s/%s/%d", e.Step.Test, e.Step.Case, iter)}, log)
 	if e.P.Err != nil {
 		return nil, e.P.Err
 	}
@@ -107,13 +78,80 @@ func dmFlakey(ctx context.Context, e *step.Env, iter int) (*step.Outcome, error)
 	if err := dm.Remove(); err != nil {
 		return nil, err
 	}
-
 	// The kernel's messages during the faulty run name the dm device;
 	// those of the normal remount name the partition.
 	faultNotes := crash.NotesFor(mustKmsg(), dm.KName, since)
-	since = crash.LastKmsgSeq()
+	in, err := inspectAfterFault(ctx, e, w, out, fc.fsck)
+	if err != nil {
+		return nil, err
+	}
+	if autoRO || faultNotes.ReadOnly > 0 {
+		in.Class = crash.WorseCons(in.Class, crash.ConsAutoRO)
+		out.Attr("auto_ro", "true")
+	}
+	in.Record(out)
+	recordFaults(out, in, faulty, windows, ferr, faultNotes)
+	out.Attr("writer", w.Kind)
+	e.Logf("%s: %s, data %s (%d I/O while faulty)", e.Step.ID(), in.Class, out.Attrs["data"], faulty)
+	return out, nil
+}
+
+// flakeyCase is a dm_flakey case's parameters.
+type flakeyCase struct {
+	fault    string
+	up, down time.Duration
+	fsck     bool
+	features []string
+}
+
+func readFlakeyCase(e *step.Env) (flakeyCase, error) {
+	p := e.P
+	schedule := p.String("schedule")
+	fc := flakeyCase{fault: p.String("fault"), up: p.Duration("flap_up"), down: p.Duration("flap_down"), fsck: p.Bool("fsck")}
+	after := p.Duration("after")
+	fc.features = runplan.FlakeyFeatures(fc.fault, p.Int("corrupt_byte"), p.Int("corrupt_value"), p.Int("corrupt_flags"))
+	timeout := p.OptDuration("timeout")
+	switch {
+	case p.Err != nil:
+		return fc, p.Err
+	case e.Part == nil:
+		return fc, fmt.Errorf("%s needs a partition", e.Step.ID())
+	case e.Part.Root:
+		return fc, fmt.Errorf("partition %s is the root filesystem: dm_flakey re-makes it", e.Part.Name)
+	}
+	if schedule == "after" {
+		// Faulty from `after` to the end of the run.
+		fc.up, fc.down = after, max(timeout, time.Hour)
+	}
+	return fc, nil
+}
+
+// prepare re-makes the partition's filesystem and returns the flakey
+// table over it.
+func (fc flakeyCase) prepare(ctx context.Context, e *step.Env) (devmapper.Target, error) {
+	if err := e.UnmountPart(e.Part); err != nil {
+		return devmapper.Target{}, err
+	}
+	e.ForgetMounts()
+	if err := crash.Remake(ctx, e.Part); errors.Is(err, crash.ErrNoMkfs) {
+		return devmapper.Target{}, step.Skipf("dm_flakey re-makes the filesystem before each run: %v", err)
+	} else if err != nil {
+		return devmapper.Target{}, err
+	}
+	sectors, err := linux.BlockSectors(e.Part.Device)
+	if err != nil {
+		return devmapper.Target{}, err
+	}
+	return devmapper.FlakeyTable(e.Part.Device, sectors, int(fc.up/time.Second), int(fc.down/time.Second), fc.features)
+}
+
+// inspectAfterFault mounts the partition normally, checks the writer's
+// files against the sync log and, with fsck, runs the checker; it returns
+// the classified inspection, with the fault's own kernel errors not
+// counted against the remount.
+func inspectAfterFault(ctx context.Context, e *step.Env, w *workload.Writer, out *step.Outcome, fsck bool) (*crash.Inspection, error) {
 	in := &crash.Inspection{}
-	mnt, err := crash.MountInspect(ctx, e, e.Part, crash.SinceSeq(since), in)
+	mnt, err := crash.MountInspect(ctx, e, e.Part, crash.SinceSeq(crash.LastKmsgSeq()), in)
 	if err != nil {
 		return nil, err
 	}
@@ -150,11 +188,12 @@ func dmFlakey(ctx context.Context, e *step.Env, iter int) (*step.Outcome, error)
 			in.Class = crash.ConsAutoFix
 		}
 	}
-	if autoRO || faultNotes.ReadOnly > 0 {
-		in.Class = crash.WorseCons(in.Class, crash.ConsAutoRO)
-		out.Attr("auto_ro", "true")
-	}
-	in.Record(out)
+	return in, nil
+}
+
+// recordFaults adds what the fault met: the faulty I/O counted, or why
+// the iteration measured nothing, and the kernel's messages meanwhile.
+func recordFaults(out *step.Outcome, in *crash.Inspection, faulty uint64, windows int, ferr error, notes *crash.KernelNotes) {
 	switch {
 	case ferr != nil:
 		out.Attr("faulty_ios", "unknown: "+ferr.Error())
@@ -174,13 +213,10 @@ func dmFlakey(ctx context.Context, e *step.Env, iter int) (*step.Outcome, error)
 	default:
 		out.Metric("faulty_ios", float64(faulty), "")
 	}
-	out.Metric("fault_kernel_errors", float64(faultNotes.Errors), "")
-	if len(faultNotes.Lines) > 0 {
-		out.Attr("fault_kernel_log", strings.Join(faultNotes.Lines, " | "))
+	out.Metric("fault_kernel_errors", float64(notes.Errors), "")
+	if len(notes.Lines) > 0 {
+		out.Attr("fault_kernel_log", strings.Join(notes.Lines, " | "))
 	}
-	out.Attr("writer", w.Kind)
-	e.Logf("%s: %s, data %s (%d I/O while faulty)", e.Step.ID(), in.Class, out.Attrs["data"], faulty)
-	return out, nil
 }
 
 // writeThrough mounts the flakey device, runs the writer once and
