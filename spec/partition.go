@@ -53,53 +53,9 @@ func (d *decoder) partition(b *hcl.Block, img *Image, paths *resolver) *Partitio
 	p.MBRType = d.str(c.Attributes, "mbr_type", "Invalid MBR type")
 
 	_, hasSize := c.Attributes["size"]
-	switch {
-	case hasSize && p.Grow:
-		d.errorf(p.Of("grow"), "Conflicting partition size", "Partition %q sets both size and grow = true; keep one.", p.Name)
-	case !hasSize && !p.Grow && p.ImageFile == "" && wellFormed:
-		d.errorf(p.Decl, "Missing partition size", "Partition %q needs a size, or grow = true to fill the rest of the image.", p.Name)
-	case sizeOK && p.Size <= 0:
-		d.errorf(p.Of("size"), "Invalid partition size", "A partition needs a size above zero.")
-	}
-	if p.Label == "" {
-		p.Label = p.Name
-	}
-	if len([]rune(p.Label)) > 36 {
-		d.errorf(p.Of("label"), "Partition label too long", "A GPT partition name holds at most 36 characters; %q has %d.", p.Label, len([]rune(p.Label)))
-	}
-	if p.UUID != "" && img.Table == "gpt" && !guidPattern.MatchString(p.UUID) {
-		d.errorf(p.Of("uuid"), "Invalid partition UUID", "A GPT partition UUID is a GUID, not %q.", p.UUID)
-	}
-	if p.UUID != "" && img.Table == "mbr" {
-		d.errorf(p.Of("uuid"), "Partition UUID on an MBR table",
-			"MBR partitions have no UUID of their own: their PARTUUID is the disk id and the partition number. Set disk_id on the image instead.")
-	}
-	if img.Table == "gpt" && p.Logical {
-		d.errorf(p.Of("logical"), "Logical partition on a GPT table", "Only MBR tables have logical partitions; GPT holds up to 128 partitions without them.")
-	}
-	if img.Table == "gpt" && p.Bootable && !slices.Contains(img.HybridMBR, p.Name) {
-		d.add(diag.Warnf(p.Of("bootable"), "Bootable flag on GPT",
-			"On GPT, bootable sets the legacy BIOS bootable attribute (bit 2), which only some firmware reads."))
-	}
+	d.checkPartition(p, img, hasSize, sizeOK, wellFormed)
 	if p.ImageFile != "" {
-		d.inputFile(p.Of("image"), p.ImageFile, "file", paths, func(n int64) {
-			switch {
-			case !hasSize && n == 0:
-				d.errorf(p.Of("image"), "Empty partition image",
-					"%s is empty, and partition %q takes its size from it: give the partition a size, or the right file.", p.ImageFile, p.Name)
-			case !hasSize:
-				// The file's size, rounded up to the partition's alignment,
-				// as genimage does.
-				a := p.Align
-				if a <= 0 {
-					a = img.Align
-				}
-				p.Size = (n + a - 1) / a * a
-			case n > p.Size:
-				d.errorf(p.Of("image"), "Partition image larger than its partition",
-					"%s holds %d bytes but partition %q is %d bytes.", p.ImageFile, n, p.Name, p.Size)
-			}
-		})
+		d.partitionImage(p, img, hasSize, paths)
 	}
 	for _, blk := range c.Blocks {
 		switch blk.Type {
@@ -128,6 +84,62 @@ func (d *decoder) partition(b *hcl.Block, img *Image, paths *resolver) *Partitio
 		d.errorf(p.Of("root"), "Root partition without a filesystem", "The root partition %q needs a filesystem block.", p.Name)
 	}
 	return p
+}
+
+// checkPartition checks what a partition's attributes say together and
+// against its image's table.
+func (d *decoder) checkPartition(p *Partition, img *Image, hasSize, sizeOK, wellFormed bool) {
+	switch {
+	case hasSize && p.Grow:
+		d.errorf(p.Of("grow"), "Conflicting partition size", "Partition %q sets both size and grow = true; keep one.", p.Name)
+	case !hasSize && !p.Grow && p.ImageFile == "" && wellFormed:
+		d.errorf(p.Decl, "Missing partition size", "Partition %q needs a size, or grow = true to fill the rest of the image.", p.Name)
+	case sizeOK && p.Size <= 0:
+		d.errorf(p.Of("size"), "Invalid partition size", "A partition needs a size above zero.")
+	}
+	if p.Label == "" {
+		p.Label = p.Name
+	}
+	if len([]rune(p.Label)) > 36 {
+		d.errorf(p.Of("label"), "Partition label too long", "A GPT partition name holds at most 36 characters; %q has %d.", p.Label, len([]rune(p.Label)))
+	}
+	if p.UUID != "" && img.Table == "gpt" && !guidPattern.MatchString(p.UUID) {
+		d.errorf(p.Of("uuid"), "Invalid partition UUID", "A GPT partition UUID is a GUID, not %q.", p.UUID)
+	}
+	if p.UUID != "" && img.Table == "mbr" {
+		d.errorf(p.Of("uuid"), "Partition UUID on an MBR table",
+			"MBR partitions have no UUID of their own: their PARTUUID is the disk id and the partition number. Set disk_id on the image instead.")
+	}
+	if img.Table == "gpt" && p.Logical {
+		d.errorf(p.Of("logical"), "Logical partition on a GPT table", "Only MBR tables have logical partitions; GPT holds up to 128 partitions without them.")
+	}
+	if img.Table == "gpt" && p.Bootable && !slices.Contains(img.HybridMBR, p.Name) {
+		d.add(diag.Warnf(p.Of("bootable"), "Bootable flag on GPT",
+			"On GPT, bootable sets the legacy BIOS bootable attribute (bit 2), which only some firmware reads."))
+	}
+}
+
+// partitionImage reads the size of a partition's prebuilt image, which
+// gives the partition its size when it has none.
+func (d *decoder) partitionImage(p *Partition, img *Image, hasSize bool, paths *resolver) {
+	d.inputFile(p.Of("image"), p.ImageFile, "file", paths, func(n int64) {
+		switch {
+		case !hasSize && n == 0:
+			d.errorf(p.Of("image"), "Empty partition image",
+				"%s is empty, and partition %q takes its size from it: give the partition a size, or the right file.", p.ImageFile, p.Name)
+		case !hasSize:
+			// The file's size, rounded up to the partition's alignment,
+			// as genimage does.
+			a := p.Align
+			if a <= 0 {
+				a = img.Align
+			}
+			p.Size = (n + a - 1) / a * a
+		case n > p.Size:
+			d.errorf(p.Of("image"), "Partition image larger than its partition",
+				"%s holds %d bytes but partition %q is %d bytes.", p.ImageFile, n, p.Name, p.Size)
+		}
+	})
 }
 
 func fileSize(p string) (int64, error) {
