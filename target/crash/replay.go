@@ -32,20 +32,11 @@ func (c *crashCampaign) replay(ctx context.Context, sc *crashScratch) (*step.Out
 	if e.P.Err != nil {
 		return nil, e.P.Err
 	}
-	l, f, err := c.openLog()
+	l, f, fsAt, err := c.verifiedLog(sc)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	if d, err := l.Digest(); err != nil {
-		return nil, err
-	} else if d != sc.Digest {
-		return nil, fmt.Errorf("the write log on %s changed since it was recorded (digest %.12s, recorded %.12s): it is not replayed", c.logPart.Name, d, sc.Digest)
-	}
-	fsAt := l.FindMark(logwrites.FSMark)
-	if fsAt < 0 {
-		return nil, fmt.Errorf("the write log on %s has no %q mark", c.logPart.Name, logwrites.FSMark)
-	}
 	points.From = fsAt + 1
 	all := l.States(points)
 	chosen := spread(all, maxStates)
@@ -58,20 +49,9 @@ func (c *crashCampaign) replay(ctx context.Context, sc *crashScratch) (*step.Out
 		return nil, err
 	}
 	defer results.Close()
-	spent := 0.0
-	if len(done) > 0 {
-		for _, r := range done {
-			spent = max(spent, r.At)
-		}
-		sc.Resumed++
-		sc.Reused += len(done)
-		e.Logf("%s: resuming after %d states checked before", e.Step.ID(), len(done))
-		if err := e.SetScratch(sc); err == nil {
-			err = e.SaveScratch()
-		}
-		if err != nil {
-			return nil, err
-		}
+	spent, err := c.resume(sc, done)
+	if err != nil {
+		return nil, err
 	}
 	skip := -1
 	if drop {
@@ -96,25 +76,8 @@ func (c *crashCampaign) replay(ctx context.Context, sc *crashScratch) (*step.Out
 	run := &replayRun{c: c, chosen: chosen, done: done, results: results, fsck: fsck,
 		start: time.Now(), lastLog: time.Now(), spent: spent, maxTime: maxTime.Seconds(),
 		interruptAfter: interruptAfter, interrupted: sc.Interrupted}
-	wctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	// The first worker that fails stops the others; their cancellations
-	// are not the cause.
-	var wg sync.WaitGroup
-	var failed error
-	var once sync.Once
-	for i, w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if err := run.work(wctx, w, i, len(workers)); err != nil && !errors.Is(err, context.Canceled) {
-				once.Do(func() { failed = err; cancel() })
-			}
-		}()
-	}
-	wg.Wait()
-	if failed != nil {
-		return nil, failed
+	if err := run.all(ctx, workers); err != nil {
+		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -128,6 +91,71 @@ func (c *crashCampaign) replay(ctx context.Context, sc *crashScratch) (*step.Out
 		return nil, err
 	}
 	return c.outcome(sc, all, chosen, done, replayTime), nil
+}
+
+// verifiedLog opens the recorded log, checks that it is the one the
+// workload wrote (its digest), and returns it with the index of the mark
+// after which the filesystem exists.
+func (c *crashCampaign) verifiedLog(sc *crashScratch) (*logwrites.Log, *os.File, int, error) {
+	l, f, err := c.openLog()
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	if d, err := l.Digest(); err != nil {
+		f.Close()
+		return nil, nil, 0, err
+	} else if d != sc.Digest {
+		f.Close()
+		return nil, nil, 0, fmt.Errorf("the write log on %s changed since it was recorded (digest %.12s, recorded %.12s): it is not replayed", c.logPart.Name, d, sc.Digest)
+	}
+	fsAt := l.FindMark(logwrites.FSMark)
+	if fsAt < 0 {
+		f.Close()
+		return nil, nil, 0, fmt.Errorf("the write log on %s has no %q mark", c.logPart.Name, logwrites.FSMark)
+	}
+	return l, f, fsAt, nil
+}
+
+// resume counts the states an earlier boot checked (done), keeping the
+// count in the step's scratch, and returns the replay time they took.
+func (c *crashCampaign) resume(sc *crashScratch, done map[int]stateResult) (float64, error) {
+	if len(done) == 0 {
+		return 0, nil
+	}
+	spent := 0.0
+	for _, r := range done {
+		spent = max(spent, r.At)
+	}
+	sc.Resumed++
+	sc.Reused += len(done)
+	e := c.e
+	e.Logf("%s: resuming after %d states checked before", e.Step.ID(), len(done))
+	err := e.SetScratch(sc)
+	if err == nil {
+		err = e.SaveScratch()
+	}
+	return spent, err
+}
+
+// all runs the workers side by side. The first worker that fails stops
+// the others; their cancellations are not the cause.
+func (run *replayRun) all(ctx context.Context, workers []*stateWorker) error {
+	wctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	var failed error
+	var once sync.Once
+	for i, w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := run.work(wctx, w, i, len(workers)); err != nil && !errors.Is(err, context.Canceled) {
+				once.Do(func() { failed = err; cancel() })
+			}
+		}()
+	}
+	wg.Wait()
+	return failed
 }
 
 // replayRun is what the workers of a replay share.

@@ -244,30 +244,11 @@ func (c *crashCampaign) record(ctx context.Context, sc *crashScratch) error {
 	if err := zeroRange(c.logPart.Device, 0, 64<<10); err != nil {
 		return err
 	}
-	logDev, err := linear(crashLogName, c.logPart.Device, 0, c.logBytes)
-	if err != nil {
-		return err
-	}
-	partNum, err := linux.DevNumber(c.part.Device)
-	if err != nil {
-		return err
-	}
-	logNum, err := linux.DevNumber(logDev.Node)
-	if err != nil {
-		return err
-	}
-	sectors, err := linux.BlockSectors(c.part.Device)
-	if err != nil {
-		return err
-	}
-	lw, err := devmapper.Create(crashLWName, crashNodeDir, []devmapper.Target{{Start: 0, Length: sectors, Kind: "log-writes", Params: partNum + " " + logNum}})
+	lw, err := c.logWrites()
 	if err != nil {
 		return err
 	}
 	defer lw.Remove()
-	if err := kernelNamed(lw); err != nil {
-		return err
-	}
 	mark := func(text string) error { return devmapper.Message(crashLWName, "mark "+text) }
 	through := *c.part
 	through.Device = lw.Node
@@ -330,6 +311,36 @@ func (c *crashCampaign) record(ctx context.Context, sc *crashScratch) error {
 	sc.RecordTime = time.Since(start).Seconds()
 	e.Logf("%s: recorded %d log entries (%d MiB) in %.1fs", e.Step.ID(), sc.Entries, sc.LogBytes>>20, sc.RecordTime)
 	return nil
+}
+
+// logWrites puts a dm-log-writes device over the partition that logs to
+// the log region, with a node named as the kernel names it.
+func (c *crashCampaign) logWrites() (*devmapper.Device, error) {
+	logDev, err := linear(crashLogName, c.logPart.Device, 0, c.logBytes)
+	if err != nil {
+		return nil, err
+	}
+	partNum, err := linux.DevNumber(c.part.Device)
+	if err != nil {
+		return nil, err
+	}
+	logNum, err := linux.DevNumber(logDev.Node)
+	if err != nil {
+		return nil, err
+	}
+	sectors, err := linux.BlockSectors(c.part.Device)
+	if err != nil {
+		return nil, err
+	}
+	lw, err := devmapper.Create(crashLWName, crashNodeDir, []devmapper.Target{{Start: 0, Length: sectors, Kind: "log-writes", Params: partNum + " " + logNum}})
+	if err != nil {
+		return nil, err
+	}
+	if err := kernelNamed(lw); err != nil {
+		lw.Remove()
+		return nil, err
+	}
+	return lw, nil
 }
 
 // openLog opens and checks the write log on the log region.
