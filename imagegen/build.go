@@ -116,20 +116,10 @@ func (b *builder) later(remove func()) { b.cleanup.Go(remove) }
 // Build makes every image of variant v in OutDir/<variant>/ and returns
 // what it wrote. On error or cancellation nothing is left at a final path.
 func Build(ctx context.Context, p *plan.Plan, v plan.Variant, opts Options) (*Manifest, error) {
-	if opts.Log == nil {
-		opts.Log = logrus.New()
-		opts.Log.Out = io.Discard
-	}
-	if opts.Jobs <= 0 {
-		opts.Jobs = runtime.NumCPU()
-	}
-	// The tools run in a directory of their own (see limits), so every
-	// path they are given is absolute.
-	specDir, err := filepath.Abs(opts.SpecDir)
+	opts, err := opts.withDefaults()
 	if err != nil {
 		return nil, err
 	}
-	opts.SpecDir = specDir
 	b := &builder{opts: opts, log: opts.Log.WithField("variant", v.Name), arch: v.Board.Arch}
 	dir := filepath.Join(opts.OutDir, v.Name)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -177,16 +167,8 @@ func Build(ctx context.Context, p *plan.Plan, v plan.Variant, opts Options) (*Ma
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if b.layers, err = b.rootLayers(ctx, p, v, dir, work, m); err != nil {
+	if err := b.addLayers(ctx, p, v, dir, work, m); err != nil {
 		return nil, err
-	}
-	bootTar, bm, err := b.bootLayer(ctx, p, v, work)
-	if err != nil {
-		return nil, fmt.Errorf("boot files: %w", err)
-	}
-	if bm != nil {
-		b.layers[bootPartitionKey(v)] = append(b.layers[bootPartitionKey(v)], bootTar)
-		m.Boot = bm
 	}
 	for _, img := range v.Images {
 		im, files, err := b.image(ctx, img, dir, work)
@@ -220,6 +202,43 @@ func Build(ctx context.Context, p *plan.Plan, v plan.Variant, opts Options) (*Ma
 		return nil, err
 	}
 	return m, nil
+}
+
+// withDefaults fills in what o leaves unset: a logger that discards, a
+// job per CPU, and the spec's directory made absolute, since the tools
+// run in a directory of their own (see limits).
+func (o Options) withDefaults() (Options, error) {
+	if o.Log == nil {
+		o.Log = logrus.New()
+		o.Log.Out = io.Discard
+	}
+	if o.Jobs <= 0 {
+		o.Jobs = runtime.NumCPU()
+	}
+	specDir, err := filepath.Abs(o.SpecDir)
+	if err != nil {
+		return o, err
+	}
+	o.SpecDir = specDir
+	return o, nil
+}
+
+// addLayers makes the tarballs that fill the variant's partitions: the
+// root filesystem's layers and the boot files, recorded in m.
+func (b *builder) addLayers(ctx context.Context, p *plan.Plan, v plan.Variant, dir, work string, m *Manifest) error {
+	var err error
+	if b.layers, err = b.rootLayers(ctx, p, v, dir, work, m); err != nil {
+		return err
+	}
+	bootTar, bm, err := b.bootLayer(ctx, p, v, work)
+	if err != nil {
+		return fmt.Errorf("boot files: %w", err)
+	}
+	if bm != nil {
+		b.layers[bootPartitionKey(v)] = append(b.layers[bootPartitionKey(v)], bootTar)
+		m.Boot = bm
+	}
+	return nil
 }
 
 // image builds the filesystems of img in parallel, placing each in the

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/fsbench/fsbench/internal/testenv"
+	"github.com/fsbench/fsbench/report/svg"
 	"github.com/fsbench/fsbench/wire/resultframe"
 )
 
@@ -218,8 +219,8 @@ func TestBrowserRendersReport(t *testing.T) {
 					t.Errorf("chart %q ends at %v, past the window's %v", c.Title, c.Right, l.Width)
 				case c.Width < math.Min(c.Natural, c.Room)-1:
 					t.Errorf("chart %q drawn %v wide, though %v fit", c.Title, c.Width, math.Min(c.Natural, c.Room))
-				case c.Natural < chartWidth:
-					t.Errorf("chart %q is %v wide, want %v", c.Title, c.Natural, chartWidth)
+				case c.Natural < svg.ChartWidth:
+					t.Errorf("chart %q is %v wide, want %v", c.Title, c.Natural, svg.ChartWidth)
 				}
 			}
 

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/fsbench/fsbench/recipes"
+	"github.com/fsbench/fsbench/report/svg"
 )
 
 // The study compares boot time between kernel versions (seed 000 p.66-67)
@@ -205,7 +206,7 @@ func (b *acrossBuilder) chart(spec barSpec) *Chart {
 	if spec.cv {
 		factor, shown = 1, "CV %"
 	}
-	bc := &BarChart{Unit: shown, Series: variants}
+	bc := &svg.Bars{Unit: shown, Series: variants}
 	for i := range variants {
 		bc.Colors = append(bc.Colors, palette[i%len(palette)])
 	}
@@ -225,7 +226,7 @@ func (b *acrossBuilder) chart(spec barSpec) *Chart {
 				label += " " + cas
 			}
 			bc.Groups = append(bc.Groups, label)
-			cells := make([]BarCell, len(variants))
+			cells := make([]svg.BarCell, len(variants))
 			for i, v := range variants {
 				k := slices.IndexFunc(rows, func(r *Row) bool { return r.Case == cas && r.Variant == v })
 				if k < 0 {

@@ -3,6 +3,8 @@ package report
 import (
 	"slices"
 	"strconv"
+
+	"github.com/fsbench/fsbench/report/svg"
 )
 
 // barGroup is one group of a bar chart: a metric of one test case.
@@ -120,11 +122,11 @@ func (v *view) barChart(spec barSpec) *Chart {
 	if spec.cv {
 		factor, shown = 1, "CV %"
 	}
-	bc := &BarChart{Unit: shown, Series: seriesNames(ss), Colors: v.colors(ss), XLabel: groupsLabel(spec.groups)}
+	bc := &svg.Bars{Unit: shown, Series: seriesNames(ss), Colors: v.colors(ss), XLabel: groupsLabel(spec.groups)}
 	tab := &Table{Head: summaryHead(shown, spec.cv)}
 	for _, g := range spec.groups {
 		bc.Groups = append(bc.Groups, g.label)
-		cells := make([]BarCell, len(ss))
+		cells := make([]svg.BarCell, len(ss))
 		for i, s := range ss {
 			r := v.row(spec.recipe, spec.test, g.cas, s, g.metric)
 			if r == nil {
@@ -156,14 +158,14 @@ func (v *view) barChart(spec barSpec) *Chart {
 	return ch
 }
 
-func (spec barSpec) cell(r *Row, factor float64) BarCell {
+func (spec barSpec) cell(r *Row, factor float64) svg.BarCell {
 	if spec.cv {
 		if !r.HasCV {
-			return BarCell{Missing: "n=" + strconv.Itoa(r.N)}
+			return svg.BarCell{Missing: "n=" + strconv.Itoa(r.N)}
 		}
-		return BarCell{Has: true, Value: r.CV, Label: pct(r.CV)}
+		return svg.BarCell{Has: true, Value: r.CV, Label: pct(r.CV)}
 	}
-	c := BarCell{Has: true, Value: r.Mean * factor}
+	c := svg.BarCell{Has: true, Value: r.Mean * factor}
 	if r.HasSpread {
 		c.HasErr, c.ErrLow, c.ErrHig = true, r.CILow*factor, r.CIHigh*factor
 	}
@@ -205,19 +207,19 @@ func summaryRow(group, name string, r *Row, f float64, cv bool) []string {
 	n := nText(r)
 	if cv {
 		if !r.HasCV {
-			return []string{group, name, n, "-", "-", num(r.Mean)}
+			return []string{group, name, n, "-", "-", svg.Num(r.Mean)}
 		}
-		return []string{group, name, n, pct(r.CV), num(r.Stddev), num(r.Mean)}
+		return []string{group, name, n, pct(r.CV), svg.Num(r.Stddev), svg.Num(r.Mean)}
 	}
 	sd, cvs, ci := "-", "-", "-"
 	if r.HasSpread {
-		sd = num(r.Stddev * f)
-		ci = "[" + num(r.CILow*f) + ", " + num(r.CIHigh*f) + "]"
+		sd = svg.Num(r.Stddev * f)
+		ci = "[" + svg.Num(r.CILow*f) + ", " + svg.Num(r.CIHigh*f) + "]"
 	}
 	if r.HasCV {
 		cvs = pct(r.CV)
 	}
-	return []string{group, name, n, num(r.Mean * f), num(r.Median * f), sd, cvs, ci, num(r.Min * f), num(r.Max * f), verdictText(r)}
+	return []string{group, name, n, svg.Num(r.Mean * f), svg.Num(r.Median * f), sd, cvs, ci, svg.Num(r.Min * f), svg.Num(r.Max * f), verdictText(r)}
 }
 
 // addToolColumn names the tool of every row of a table whose chart mixes

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/fsbench/fsbench/recipes"
+	"github.com/fsbench/fsbench/report/svg"
 	"github.com/fsbench/fsbench/wire/resultframe"
 )
 
@@ -62,7 +63,7 @@ func factText(r *resultframe.Result, key string) string {
 	case hasMetric && hasAttr:
 		return attr // a code and its meaning: "0x01 (0-10% of life used)"
 	case hasMetric:
-		return strings.TrimSpace(num(v) + " " + unit)
+		return strings.TrimSpace(svg.Num(v) + " " + unit)
 	}
 	return "not recorded"
 }

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/fsbench/fsbench/recipes"
+	"github.com/fsbench/fsbench/report/svg"
 	"github.com/fsbench/fsbench/wire/resultframe"
 )
 
@@ -168,21 +169,21 @@ func (fm *flashModel) figures() *Table {
 	add := func(name, value string) { t.Rows = append(t.Rows, []string{name, value}) }
 	add("bytes to the partition a day (measured)", sizeText(fm.deviceDay))
 	if fm.fsWA > 0 {
-		add("filesystem write amplification (measured: device bytes / workload bytes)", num(fm.fsWA))
+		add("filesystem write amplification (measured: device bytes / workload bytes)", svg.Num(fm.fsWA))
 	} else {
 		add("filesystem write amplification (measured: device bytes / workload bytes)", "not measured")
 	}
-	add("NAND write amplification (model)", num(fm.res.WriteAmplification))
+	add("NAND write amplification (model)", svg.Num(fm.res.WriteAmplification))
 	if fm.fsWA > 0 {
-		add("total write amplification (filesystem × NAND)", num(fm.fsWA*fm.res.WriteAmplification))
+		add("total write amplification (filesystem × NAND)", svg.Num(fm.fsWA*fm.res.WriteAmplification))
 	}
 	add("bytes to the NAND a day (model)", sizeText(fm.nandDay))
-	add("erases per GiB written to the device (model)", num(fm.erasesPerGiB()))
+	add("erases per GiB written to the device (model)", svg.Num(fm.erasesPerGiB()))
 	add("NAND bytes a flush forced before their page was full (model)", fm.flushShare())
 	if l := fm.life; l != nil {
 		add("lifetime, ideal wear leveling (mean block reaches its rated cycles)", years(l.IdealYears))
 		add("lifetime, most-worn block (the model's own wear leveling)", years(l.WorstYears))
-		add("wear skew (most-worn block / mean block)", num(l.WearSkew))
+		add("wear skew (most-worn block / mean block)", svg.Num(l.WearSkew))
 	}
 	return t
 }
@@ -200,14 +201,14 @@ func lifetimeTable(runs []*enduranceRun) *Table {
 		}
 		fsWA, total := "not measured", "-"
 		if fm.fsWA > 0 {
-			fsWA, total = num(fm.fsWA), num(fm.fsWA*fm.res.WriteAmplification)
+			fsWA, total = svg.Num(fm.fsWA), svg.Num(fm.fsWA*fm.res.WriteAmplification)
 		}
 		ideal, worst := "no rated P/E cycles", "-"
 		if fm.life != nil {
 			ideal, worst = years(fm.life.IdealYears), years(fm.life.WorstYears)
 		}
-		t.Rows = append(t.Rows, append(row, sizeText(fm.deviceDay), fsWA, num(fm.res.WriteAmplification), total,
-			num(fm.erasesPerGiB()), ideal, worst))
+		t.Rows = append(t.Rows, append(row, sizeText(fm.deviceDay), fsWA, svg.Num(fm.res.WriteAmplification), total,
+			svg.Num(fm.erasesPerGiB()), ideal, worst))
 	}
 	return t
 }
@@ -238,7 +239,7 @@ func (v *view) perDayChart(runs []*enduranceRun) *Chart {
 	for i, variant := range variants {
 		ss[i] = series{variant: variant}
 	}
-	bc := &BarChart{Unit: "MiB", YLabel: "bytes a day (MiB)", XLabel: "where the bytes land", Series: variants, Colors: v.colors(ss)}
+	bc := &svg.Bars{Unit: "MiB", YLabel: "bytes a day (MiB)", XLabel: "where the bytes land", Series: variants, Colors: v.colors(ss)}
 	tab := &Table{Head: []string{"group", "candidate", "iteration", "MiB a day", "from"}}
 	const mib = 1 << 20
 	for _, g := range groups {
@@ -246,7 +247,7 @@ func (v *view) perDayChart(runs []*enduranceRun) *Chart {
 		if len(groups) > 1 {
 			prefix = g.label + ": "
 		}
-		dev, nand := make([]BarCell, len(variants)), make([]BarCell, len(variants))
+		dev, nand := make([]svg.BarCell, len(variants)), make([]svg.BarCell, len(variants))
 		for i, variant := range variants {
 			k := slices.IndexFunc(runs, func(r *enduranceRun) bool {
 				return r.recipe == g.recipe && r.test == g.test && r.cas == g.cas && r.variant == variant
@@ -257,17 +258,17 @@ func (v *view) perDayChart(runs []*enduranceRun) *Chart {
 			run := runs[k]
 			it := strconv.Itoa(run.r.Iteration)
 			if d, ok := metricOf(run.r, "device_bytes_per_day"); ok {
-				dev[i] = BarCell{Has: true, Value: d / mib}
-				tab.Rows = append(tab.Rows, []string{prefix + "to the partition", variant, it, num(d / mib), "device_bytes_per_day (measured)"})
+				dev[i] = svg.BarCell{Has: true, Value: d / mib}
+				tab.Rows = append(tab.Rows, []string{prefix + "to the partition", variant, it, svg.Num(d / mib), "device_bytes_per_day (measured)"})
 			}
 			if run.model == nil {
 				nand[i].Missing = "not modelled"
 				tab.Rows = append(tab.Rows, []string{prefix + "to the NAND", variant, it, "", "not modelled: " + run.why})
 				continue
 			}
-			nand[i] = BarCell{Has: true, Value: run.model.nandDay / mib}
-			tab.Rows = append(tab.Rows, []string{prefix + "to the NAND", variant, it, num(run.model.nandDay / mib),
-				"device_bytes_per_day × NAND write amplification " + num(run.model.res.WriteAmplification) + " (model)"})
+			nand[i] = svg.BarCell{Has: true, Value: run.model.nandDay / mib}
+			tab.Rows = append(tab.Rows, []string{prefix + "to the NAND", variant, it, svg.Num(run.model.nandDay / mib),
+				"device_bytes_per_day × NAND write amplification " + svg.Num(run.model.res.WriteAmplification) + " (model)"})
 		}
 		bc.Groups = append(bc.Groups, prefix+"to the partition", prefix+"to the NAND")
 		bc.Cells = append(bc.Cells, dev, nand)

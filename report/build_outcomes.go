@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/fsbench/fsbench/recipes"
+	"github.com/fsbench/fsbench/report/svg"
 )
 
 // The outcome bars of the reliability part of the ELC 2015 study (p.94-97):
@@ -60,7 +61,7 @@ func (v *view) outcomeChart(recipe, test string, ax recipes.Axis, key, title str
 	if seen[recipes.NotRecorded] {
 		cats = append(cats, recipes.NotRecorded)
 	}
-	sc := &StackChart{Axis: axis, Categories: cats}
+	sc := &svg.Stack{Axis: axis, Categories: cats}
 	for i, cat := range cats {
 		col, ok := outcomeColors[cat]
 		if !ok {
@@ -70,7 +71,7 @@ func (v *view) outcomeChart(recipe, test string, ax recipes.Axis, key, title str
 	}
 	tab := &Table{Head: append([]string{"case", "candidate", "iterations"}, cats...)}
 	for _, o := range outs {
-		row := StackRow{Group: o.Case, Label: o.Variant}
+		row := svg.StackRow{Group: o.Case, Label: o.Variant}
 		cells := []string{o.Case, o.Variant, ""}
 		for _, cat := range cats {
 			n := o.Counts[cat]

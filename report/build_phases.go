@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/fsbench/fsbench/recipes"
+	"github.com/fsbench/fsbench/report/svg"
 )
 
 // phaseColors are the parts of a phase chart, in order (the Okabe-Ito
@@ -27,7 +28,7 @@ func (v *view) phaseChart(recipe string, bars []recipes.Bar, test, key, title st
 	if len(parts) == 0 {
 		return nil
 	}
-	sc := &StackChart{Axis: "phase", Unit: "s"}
+	sc := &svg.Stack{Axis: "phase", Unit: "s"}
 	tab := &Table{Head: []string{"case", "candidate"}}
 	for i, b := range parts {
 		sc.Categories = append(sc.Categories, b.Label)
@@ -38,14 +39,14 @@ func (v *view) phaseChart(recipe string, bars []recipes.Bar, test, key, title st
 	names := seriesNames(v.series)
 	for _, c := range cases {
 		for si, s := range v.series {
-			row := StackRow{Group: c, Label: names[si]}
+			row := svg.StackRow{Group: c, Label: names[si]}
 			cells := []string{c, names[si]}
 			var total float64
 			measured := false
 			for _, b := range parts {
 				val, cell := 0.0, "–"
 				if r := v.row(recipe, test, c, s, b.Metric); r != nil && r.N > 0 {
-					val, cell, measured = r.Mean, num(r.Mean)+" s (n="+strconv.Itoa(r.N)+")", true
+					val, cell, measured = r.Mean, svg.Num(r.Mean)+" s (n="+strconv.Itoa(r.N)+")", true
 				}
 				row.Values = append(row.Values, val)
 				total += val
@@ -55,7 +56,7 @@ func (v *view) phaseChart(recipe string, bars []recipes.Bar, test, key, title st
 				continue
 			}
 			sc.Rows = append(sc.Rows, row)
-			tab.Rows = append(tab.Rows, append(cells, num(total)+" s"))
+			tab.Rows = append(tab.Rows, append(cells, svg.Num(total)+" s"))
 		}
 	}
 	if len(sc.Rows) == 0 {

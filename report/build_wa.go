@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/fsbench/fsbench/recipes"
+	"github.com/fsbench/fsbench/report/svg"
 )
 
 // Write amplification at the filesystem's level: around every iteration of
@@ -109,7 +110,7 @@ func (v *view) writeAmplification() *Section {
 			hasHost = hasHost || v.waRow(g, variant, "host_guest_difference") != nil
 		}
 	}
-	bc := &BarChart{Unit: "x", YLabel: "write amplification (x)", XLabel: "test case", Series: variants, Colors: v.colors(ss)}
+	bc := &svg.Bars{Unit: "x", YLabel: "write amplification (x)", XLabel: "test case", Series: variants, Colors: v.colors(ss)}
 	tab := &Table{Head: []string{"test case", "candidate", "n", "workload (MiB)", "device (MiB)", "write amplification (x)",
 		"disk flushes", "discards (MiB)", "filesystem threads (share of device bytes)", "writers (last iteration)"}}
 	if hasHost {
@@ -120,14 +121,14 @@ func (v *view) writeAmplification() *Section {
 	var failed []string
 	for _, g := range groups {
 		bc.Groups = append(bc.Groups, g.label)
-		cells := make([]BarCell, len(variants))
+		cells := make([]svg.BarCell, len(variants))
 		for i, variant := range variants {
 			wa := v.waRow(g, variant, "write_amplification")
 			if wa == nil {
 				cells[i].Missing, _, _ = v.missing(g.recipe, g.test, g.cas, variant)
 				continue
 			}
-			cells[i] = BarCell{Has: true, Value: wa.Median}
+			cells[i] = svg.BarCell{Has: true, Value: wa.Median}
 			row := v.waTableRow(g, variant, wa)
 			if hasHost {
 				cell, worst, bad := v.hostGuestCell(g, variant)
@@ -194,7 +195,7 @@ func (v *view) waMedian(g waGroup, variant, metric string) (median float64, ok b
 func (v *view) waTableRow(g waGroup, variant string, wa *Row) []string {
 	mib := func(metric string) string {
 		if m, ok := v.waMedian(g, variant, metric); ok {
-			return num(m / (1 << 20))
+			return svg.Num(m / (1 << 20))
 		}
 		return "-"
 	}
@@ -214,7 +215,7 @@ func (v *view) waTableRow(g waGroup, variant string, wa *Row) []string {
 	case strings.HasPrefix(last, "not available"):
 		share = last
 	}
-	return []string{g.label, variant, nText(wa), mib("workload_write_bytes"), mib("device_write_bytes"), num(wa.Median),
+	return []string{g.label, variant, nText(wa), mib("workload_write_bytes"), mib("device_write_bytes"), svg.Num(wa.Median),
 		counted("disk_flushes"), mib("device_discard_bytes"), share, last}
 }
 
@@ -271,7 +272,7 @@ func count(v float64) string {
 	if v == math.Trunc(v) && math.Abs(v) < 1e15 {
 		return strconv.FormatFloat(v, 'f', 0, 64)
 	}
-	return num(v)
+	return svg.Num(v)
 }
 
 // hostNotes says where the host's counters came from, or why there were

@@ -9,6 +9,7 @@ import (
 
 	"github.com/fsbench/fsbench/internal/units"
 	"github.com/fsbench/fsbench/recipes"
+	"github.com/fsbench/fsbench/report/svg"
 )
 
 // The line charts of the workload recipes: a rate against the block size
@@ -82,7 +83,7 @@ func (v *view) rateChart(recipe string, bars []recipes.Bar, test, key, title str
 	if bySize {
 		xUnit, what = "file size", "rate against file size ("+units.FormatSize(bss[0])+" blocks)"
 	}
-	lc := &LineChart{XUnit: xUnit, YUnit: "MB/s", XSizes: true}
+	lc := &svg.Lines{XUnit: xUnit, YUnit: "MB/s", XSizes: true}
 	tab := &Table{Head: summaryHead("MB/s", false)}
 	tab.Head[0] = xUnit
 	colors, names := v.colors(ss), seriesNames(ss)
@@ -92,7 +93,7 @@ func (v *view) rateChart(recipe string, bars []recipes.Bar, test, key, title str
 		if len(totals) > 1 && !bySize {
 			name += " " + units.FormatSize(l.total)
 		}
-		ls := LineSeries{Name: name, Color: colors[i], Dashed: l.dir != bars[0]}
+		ls := svg.LineSeries{Name: name, Color: colors[i], Dashed: l.dir != bars[0]}
 		for _, c := range cases {
 			total, bs, _ := ddCase(c)
 			r := v.row(recipe, test, c, l.s, l.dir.Metric)
@@ -103,7 +104,7 @@ func (v *view) rateChart(recipe string, bars []recipes.Bar, test, key, title str
 			if bySize {
 				x = total
 			}
-			p := Point{X: float64(x), Y: r.Mean}
+			p := svg.Point{X: float64(x), Y: r.Mean}
 			if r.HasSpread {
 				p.HasErr, p.ErrLow, p.ErrHig = true, r.CILow, r.CIHigh
 			}
@@ -177,7 +178,7 @@ func (v *view) latencyCDF(recipe, test, c, key, title string) *Chart {
 		return nil
 	}
 	slices.Sort(pcts)
-	lc := &LineChart{XUnit: "latency (us)", YUnit: "% of calls at or below", YMin: 0, YMax: 100}
+	lc := &svg.Lines{XUnit: "latency (us)", YUnit: "% of calls at or below", YMin: 0, YMax: 100}
 	tab := &Table{Head: []string{"candidate", "n", "mean (us)", "min"}}
 	for _, p := range pcts {
 		tab.Head = append(tab.Head, names[p])
@@ -196,17 +197,17 @@ func (v *view) latencyCDF(recipe, test, c, key, title string) *Chart {
 		if s.tool != "" && !slices.Contains(tools, s.tool) {
 			tools = append(tools, s.tool)
 		}
-		var pts []Point
-		row := []string{labels[si], strconv.Itoa(mean.N), num(mean.Median)}
+		var pts []svg.Point
+		row := []string{labels[si], strconv.Itoa(mean.N), svg.Num(mean.Median)}
 		add := func(metric string, y float64) {
 			r := v.row(recipe, test, c, s, metric)
 			if r == nil {
 				row = append(row, "-")
 				return
 			}
-			row = append(row, num(r.Median))
+			row = append(row, svg.Num(r.Median))
 			if r.Median > 0 {
-				pts = append(pts, Point{X: r.Median, Y: y})
+				pts = append(pts, svg.Point{X: r.Median, Y: y})
 			}
 		}
 		add("min", 0)
@@ -214,7 +215,7 @@ func (v *view) latencyCDF(recipe, test, c, key, title string) *Chart {
 			add(names[p], p)
 		}
 		add("max", 100)
-		lc.Series = append(lc.Series, LineSeries{Name: labels[si], Color: colors[si], Points: pts})
+		lc.Series = append(lc.Series, svg.LineSeries{Name: labels[si], Color: colors[si], Points: pts})
 		tab.Rows = append(tab.Rows, row)
 	}
 	if len(lc.Series) == 0 {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/fsbench/fsbench/ftl"
 	"github.com/fsbench/fsbench/internal/units"
+	"github.com/fsbench/fsbench/report/svg"
 	"github.com/fsbench/fsbench/wire/blocktrace"
 	"github.com/fsbench/fsbench/wire/resultframe"
 )
@@ -182,7 +183,7 @@ func modelResult(r *resultframe.Result) (*flashModel, error) {
 	fm.nandDay = fm.deviceDay * res.WriteAmplification
 	frac, _ := metricOf(r, "day_fraction")
 	notes = append(notes, fmt.Sprintf("the trace of iteration %d: %d requests, %s written, %s discarded, %d flushes, over %s of a day",
-		r.Iteration, tot.Records, sizeText(float64(tot.BytesWritten)), sizeText(float64(tot.BytesDiscarded)), tot.Flushes, num(frac)))
+		r.Iteration, tot.Records, sizeText(float64(tot.BytesWritten)), sizeText(float64(tot.BytesDiscarded)), tot.Flushes, svg.Num(frac)))
 	if bound != "" && !res.Converged {
 		notes = append(notes, bound)
 	}
@@ -213,7 +214,7 @@ func (fm *flashModel) lifetime(r *resultframe.Result, s ftl.Settings, hasWork bo
 		}
 		fm.hostDay = float64(perDay) * fm.fsWA
 		*notes = append(*notes, fmt.Sprintf("the product writes %s a day (the board's writes_per_day); times the filesystem's write amplification measured here (%s) that is %s a day to the device",
-			sizeText(float64(perDay)), num(fm.fsWA), sizeText(math.Round(fm.hostDay))))
+			sizeText(float64(perDay)), svg.Num(fm.fsWA), sizeText(math.Round(fm.hostDay))))
 	} else {
 		*notes = append(*notes, fmt.Sprintf("the device receives %s a day, the test's own writes scaled to a day (the board gives no writes_per_day)",
 			sizeText(math.Round(fm.hostDay))))
@@ -246,7 +247,7 @@ func years(y float64) string {
 	if math.IsInf(y, 1) {
 		return "unbounded (no erase in the steady state)"
 	}
-	return num(y) + " years"
+	return svg.Num(y) + " years"
 }
 
 // flushShare is the share of the NAND's programmed bytes that flushes

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/fsbench/fsbench/ftl"
+	"github.com/fsbench/fsbench/report/svg"
 	"github.com/fsbench/fsbench/wire/blocktrace"
 	"github.com/fsbench/fsbench/wire/resultframe"
 )
@@ -163,7 +164,7 @@ func TestLostTraceNotModelled(t *testing.T) {
 			t.Errorf("the section does not say %q:\n%s", want, text)
 		}
 	}
-	var nand []BarCell
+	var nand []svg.BarCell
 	for _, ch := range s.charts() {
 		nand = ch.Bars.Cells[1]
 	}

@@ -4,23 +4,12 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/fsbench/fsbench/report/svg"
 )
 
 // The pieces of text and tables the HTML page and the Markdown summary
 // share, so that both say the same.
-
-// SVG renders the chart as a standalone SVG document.
-func (c *Chart) SVG() string {
-	switch {
-	case c.Bars != nil:
-		return barsSVG(c)
-	case c.Stack != nil:
-		return stackSVG(c)
-	case c.Lines != nil:
-		return linesSVG(c)
-	}
-	return ""
-}
 
 // SummaryLine counts what the report holds, in one sentence.
 func (r *Report) SummaryLine() string {
@@ -143,7 +132,7 @@ func (c *Comparison) changesTable() *Table {
 	return t
 }
 
-func meanN(r *Row) string { return num(r.Mean) + " (n=" + strconv.Itoa(r.N) + ")" }
+func meanN(r *Row) string { return svg.Num(r.Mean) + " (n=" + strconv.Itoa(r.N) + ")" }
 
 func deltaText(ch Change) string {
 	if !ch.HasDelta {

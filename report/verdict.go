@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/fsbench/fsbench/recipes"
+	"github.com/fsbench/fsbench/report/svg"
 )
 
 // The verdict answers the study's questions one criterion at a time
@@ -344,7 +345,7 @@ func (rk *Ranking) Values() string {
 	var out []string
 	for _, g := range rk.Groups {
 		for _, e := range g {
-			out = append(out, e.Variant+" "+num(e.Value)+" (n="+strconv.Itoa(e.N)+")")
+			out = append(out, e.Variant+" "+svg.Num(e.Value)+" (n="+strconv.Itoa(e.N)+")")
 		}
 	}
 	return strings.Join(out, ", ")
@@ -446,7 +447,7 @@ func requirementFailures(t *table, c *Context, variant string, reqs []Requiremen
 				f, unit := displayUnit(1, r.Unit)
 				m := r.Mean * f
 				if (q.Max != nil && m > *q.Max) || (q.Min != nil && m < *q.Min) {
-					fails = append(fails, fmt.Sprintf("%s %s in %s/%s", num(m), unit, r.Test, r.Case))
+					fails = append(fails, fmt.Sprintf("%s %s in %s/%s", svg.Num(m), unit, r.Test, r.Case))
 				}
 			}
 		}

@@ -1,4 +1,4 @@
-package report
+package svg
 
 import (
 	"fmt"
@@ -19,7 +19,7 @@ import (
 // window) and scales down to the width of a printed page; a chart with
 // more groups than fit grows wider and scales down the same way.
 const (
-	chartWidth  = 960.0
+	ChartWidth  = 960.0
 	fontSize    = 12.0
 	titleSize   = 16.0
 	marginLeft  = 76.0

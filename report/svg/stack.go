@@ -1,4 +1,4 @@
-package report
+package svg
 
 import (
 	"math"
@@ -7,13 +7,13 @@ import (
 
 // stackSVG draws 100% stacked horizontal bars, one per candidate and
 // case, under a heading per case.
-func stackSVG(ch *Chart) string {
+func stackSVG(ch *Figure) string {
 	sc := ch.Stack
 	labelW := 90.0
 	for _, r := range sc.Rows {
 		labelW = math.Max(labelW, textWidth(r.Label, fontSize)+24)
 	}
-	plotW := math.Max(400, chartWidth-12-labelW-marginRight)
+	plotW := math.Max(400, ChartWidth-12-labelW-marginRight)
 	width := math.Max(12+labelW+plotW+marginRight, minWidth(ch))
 	var items []legendItem
 	for i, c := range sc.Categories {
@@ -81,7 +81,7 @@ func stackSVG(ch *Chart) string {
 				continue
 			}
 			w := v * scale(r)
-			label := num(v)
+			label := Num(v)
 			d.printf(`<rect class="seg" data-phase="%s" x="%s" y="%s" width="%s" height="%s" fill="%s"><title>%s · %s: %s %s</title></rect>`+"\n",
 				esc(sc.Categories[ci]), f(x), f(y+2), f(w), f(rowH-4), sc.Colors[ci], esc(r.Label), esc(sc.Categories[ci]), label, esc(sc.Unit))
 			if w >= 7*float64(len(label))+4 {

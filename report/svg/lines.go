@@ -1,4 +1,4 @@
-package report
+package svg
 
 import (
 	"math"
@@ -11,9 +11,9 @@ import (
 
 // linesSVG draws a line chart on a logarithmic x axis: dd rates against block size, latency
 // distributions.
-func linesSVG(ch *Chart) string {
+func linesSVG(ch *Figure) string {
 	lc := ch.Lines
-	plotW := chartWidth - marginLeft - marginRight
+	plotW := ChartWidth - marginLeft - marginRight
 	width := math.Max(marginLeft+plotW+marginRight, minWidth(ch))
 	var items []legendItem
 	var xs []float64
@@ -95,7 +95,7 @@ func linesSVG(ch *Chart) string {
 				d.errorBar(x(p.X), y(p.ErrLow), y(p.ErrHig), bottom, top)
 			}
 			d.printf(`<circle class="pt" cx="%s" cy="%s" r="3.00" fill="%s"><title>%s: %s %s</title></circle>`+"\n",
-				f(x(p.X)), f(y(p.Y)), s.Color, esc(s.Name), num(p.Y), esc(lc.YUnit))
+				f(x(p.X)), f(y(p.Y)), s.Color, esc(s.Name), Num(p.Y), esc(lc.YUnit))
 		}
 		d.printf("</g>\n")
 	}

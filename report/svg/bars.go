@@ -1,4 +1,4 @@
-package report
+package svg
 
 import (
 	"math"
@@ -6,7 +6,7 @@ import (
 
 // barsSVG draws a grouped bar chart. The value axis starts at 0; a
 // whisker below it is cut there (the table gives the whole interval).
-func barsSVG(ch *Chart) string {
+func barsSVG(ch *Figure) string {
 	bc := ch.Bars
 	nS := len(bc.Series)
 	l := layoutBars(ch)
@@ -56,10 +56,10 @@ type barsLayout struct {
 // layoutBars places a bar chart: groups share the plot's width; a bar is
 // at most 48 pixels wide and at least 14, past which the chart grows
 // wider than chartWidth.
-func layoutBars(ch *Chart) barsLayout {
+func layoutBars(ch *Figure) barsLayout {
 	bc := ch.Bars
 	nS, nG := len(bc.Series), len(bc.Groups)
-	l := barsLayout{plotW: chartWidth - marginLeft - marginRight}
+	l := barsLayout{plotW: ChartWidth - marginLeft - marginRight}
 	l.groupW = l.plotW / float64(max(nG, 1))
 	l.barW = math.Max(14, math.Min(48, (l.groupW-18)/float64(max(nS, 1))))
 	l.groupW = math.Max(l.groupW, float64(nS)*l.barW+18)
@@ -97,7 +97,7 @@ func layoutBars(ch *Chart) barsLayout {
 }
 
 // barsPeak is the highest bar or whisker.
-func barsPeak(bc *BarChart) float64 {
+func barsPeak(bc *Bars) float64 {
 	peak := 0.0
 	for gi := range bc.Groups {
 		for _, c := range bc.Cells[gi] {
@@ -114,14 +114,14 @@ func barsPeak(bc *BarChart) float64 {
 
 // barCell draws series si's cell of group g at bx: its bar, whisker and
 // label, or why it is missing.
-func (d *svgDoc) barCell(bc *BarChart, l barsLayout, g string, si int, c BarCell, bx float64, y func(float64) float64, yMax float64) {
+func (d *svgDoc) barCell(bc *Bars, l barsLayout, g string, si int, c BarCell, bx float64, y func(float64) float64, yMax float64) {
 	cx := bx + l.barW/2
 	switch {
 	case c.Has:
 		h := math.Max(0, c.Value) / yMax * plotHeight
 		d.printf(`<rect class="bar" data-group="%s" data-series="%s" x="%s" y="%s" width="%s" height="%s" fill="%s"><title>%s · %s: %s %s</title></rect>`+"\n",
 			esc(g), esc(bc.Series[si]), f(bx+1), f(l.bottom-h), f(l.barW-2), f(h), bc.Colors[si],
-			esc(bc.Series[si]), esc(g), num(c.Value), esc(bc.Unit))
+			esc(bc.Series[si]), esc(g), Num(c.Value), esc(bc.Unit))
 		labelY := l.bottom - h
 		if c.HasErr {
 			d.errorBar(cx, y(c.ErrLow), y(c.ErrHig), l.bottom, l.top-l.labelRoom+4)
