@@ -72,8 +72,8 @@ func (b *builder) rootLayers(ctx context.Context, p *plan.Plan, v plan.Variant, 
 		return layers, nil
 	}
 	if root == nil || root.Filesystem == nil {
-		return nil, fmt.Errorf("the tests need the runner in the root filesystem, but %s; build with -no-payload and add %s to your root filesystem yourself",
-			describeRoot(root), "the payload tarball (fsbench payload)")
+		return nil, fmt.Errorf("the tests need the runner in the root filesystem, but %s; build with -no-payload to leave the runner and the tests out",
+			describeRoot(root))
 	}
 	// The runner's plan carries the fingerprint.
 	if err := b.opts.sealed(); err != nil {

@@ -52,6 +52,10 @@ func collectInputs(s *spec.Spec, cache *digest.Cache) ([]Input, hcl.Diagnostics)
 	}
 	var jobs []*job
 	seen := map[string]bool{}
+	pending := map[string]bool{}
+	for _, pd := range s.Pending {
+		pending[pd.Path] = true
+	}
 	tree := func(root string) (string, error) { return treeDigest(root, cache) }
 	add := func(role, p string, at hcl.Range, sum func(string) (string, error)) {
 		key := role + "\x00" + p
@@ -59,6 +63,10 @@ func collectInputs(s *spec.Spec, cache *digest.Cache) ([]Input, hcl.Diagnostics)
 			return
 		}
 		seen[key] = true
+		if pending[p] {
+			inputs = append(inputs, Input{Role: role, Path: p, Pending: true})
+			return
+		}
 		jobs = append(jobs, &job{in: Input{Role: role, Path: p}, at: at, digest: sum})
 	}
 	for _, v := range s.Variants {

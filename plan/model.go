@@ -30,6 +30,9 @@ type Input struct {
 	Role   string `json:"role"` // spec, var-file, include, contents-dir, contents-tar, file, raw, partition-image, kernel, dtb, initramfs
 	Path   string `json:"path"` // as written, relative to the spec's directory
 	SHA256 string `json:"sha256"`
+	// Pending: the build provides the input (spec.Pending), which a
+	// planning load did not find; it has no digest yet.
+	Pending bool `json:"pending,omitempty"`
 }
 
 // Variant is one matrix combination.

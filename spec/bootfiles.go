@@ -43,16 +43,10 @@ func (d *decoder) bootFiles(b *hcl.Block, bd *Board, paths *resolver) *BootFiles
 		name string
 		dst  *string
 	}{{"kernel", &bf.Kernel}, {"dtb", &bf.DTB}, {"initramfs", &bf.Initramfs}} {
-		*f.dst = d.str(c.Attributes, f.name, "Invalid boot file")
-		if _, ok := c.Attributes[f.name]; ok && *f.dst != "" {
-			d.inputFile(bf.Of(f.name), *f.dst, "file", paths, nil)
-		}
+		*f.dst, _ = d.inputAttr(c.Attributes, f.name, "Invalid boot file", "file", bf.Of(f.name), paths, nil)
 	}
 	if _, ok := c.Attributes["fdtdir"]; ok {
-		bf.FDTDir = d.str(c.Attributes, "fdtdir", "Invalid boot file")
-		if bf.FDTDir != "" {
-			d.inputFile(bf.Of("fdtdir"), bf.FDTDir, "dir", paths, nil)
-		}
+		bf.FDTDir, _ = d.inputAttr(c.Attributes, "fdtdir", "Invalid boot file", "dir", bf.Of("fdtdir"), paths, nil)
 		if bf.DTB != "" {
 			d.errorf(bf.Of("fdtdir"), "Both dtb and fdtdir",
 				"dtb names the device tree the bootloader passes; fdtdir a directory it picks one from by its fdtfile variable. Give one of them.")

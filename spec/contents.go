@@ -24,14 +24,8 @@ var Userlands = []string{"busybox"}
 func (d *decoder) contents(b *hcl.Block, paths *resolver) *Contents {
 	c := d.content(b.Body, contentsSchema)
 	ct := &Contents{Ranges: newRanges(b.DefRange, c.Attributes)}
-	ct.Dir = d.str(c.Attributes, "dir", "Invalid contents directory")
-	ct.Tar = d.str(c.Attributes, "tar", "Invalid contents tarball")
-	if _, ok := c.Attributes["dir"]; ok && ct.Dir != "" {
-		d.inputFile(ct.Of("dir"), ct.Dir, "dir", paths, nil)
-	}
-	if _, ok := c.Attributes["tar"]; ok && ct.Tar != "" {
-		d.inputFile(ct.Of("tar"), ct.Tar, "file", paths, nil)
-	}
+	ct.Dir, _ = d.inputAttr(c.Attributes, "dir", "Invalid contents directory", "dir", ct.Of("dir"), paths, nil)
+	ct.Tar, _ = d.inputAttr(c.Attributes, "tar", "Invalid contents tarball", "file", ct.Of("tar"), paths, nil)
 	if _, ok := c.Attributes["userland"]; ok {
 		ct.Userland = d.enum(c.Attributes, "userland", "", "Unsupported userland", Userlands...)
 	}
@@ -62,7 +56,7 @@ func (d *decoder) file(b *hcl.Block, paths *resolver) *File {
 	if err := targetPath(f.Path); err != nil {
 		d.errorf(b.LabelRanges[0], "Invalid file path", "The file path %s.", err)
 	}
-	f.Source = d.str(c.Attributes, "source", "Invalid file source")
+	f.Source, _ = d.inputAttr(c.Attributes, "source", "Invalid file source", "file", f.Of("source"), paths, nil)
 	if _, ok := c.Attributes["content"]; ok {
 		s := d.str(c.Attributes, "content", "Invalid file content")
 		f.Content = &s
@@ -72,8 +66,6 @@ func (d *decoder) file(b *hcl.Block, paths *resolver) *File {
 		d.errorf(f.Of("content"), "Conflicting file content", "A file takes source or content, not both.")
 	case f.Source == "" && f.Content == nil:
 		d.errorf(b.DefRange, "Missing file content", "File %s needs source (a file next to the spec) or content (inline text).", f.Path)
-	case f.Source != "":
-		d.inputFile(f.Of("source"), f.Source, "file", paths, nil)
 	}
 	if mode := d.str(c.Attributes, "mode", "Invalid file mode"); mode != "" {
 		m, err := strconv.ParseUint(mode, 8, 32)

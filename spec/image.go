@@ -1,9 +1,11 @@
 package spec
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -193,19 +195,22 @@ func (d *decoder) raw(b *hcl.Block, paths *resolver) *RawRegion {
 	}
 	r.Offset = d.size(c.Attributes, "offset", 0, "Invalid raw region offset")
 	r.Size = d.size(c.Attributes, "size", 0, "Invalid raw region size")
-	r.File = d.str(c.Attributes, "file", "Invalid raw region file")
 	if a, ok := c.Attributes["holes"]; ok {
 		r.Holes = d.holes(a, r)
 	}
-	if _, ok := c.Attributes["file"]; ok && r.File != "" {
-		d.inputFile(r.Of("file"), r.File, "file", paths, func(size int64) {
-			if r.Size == 0 {
-				r.Size = size
-			} else if size > r.Size {
-				d.errorf(r.Of("file"), "Raw file larger than its region",
-					"%s holds %d bytes but the region %q is %d bytes.", r.File, size, r.Name, r.Size)
-			}
-		})
+	var pending bool
+	r.File, pending = d.inputAttr(c.Attributes, "file", "Invalid raw region file", "file", r.Of("file"), paths, func(file string, size int64) {
+		if r.Size == 0 {
+			r.Size = size
+		} else if size > r.Size {
+			d.errorf(r.Of("file"), "Raw file larger than its region",
+				"%s holds %d bytes but the region %q is %d bytes.", file, size, r.Name, r.Size)
+		}
+	})
+	if pending && r.Size == 0 {
+		// Planning, the region takes one sector until the build provides
+		// its file.
+		r.Size, r.SizePending = 512, true
 	}
 	return r
 }
@@ -256,19 +261,69 @@ func (d *decoder) holes(a *hcl.Attribute, r *RawRegion) []Hole {
 }
 
 // inputFile checks a spec-named input and reports its size.
-func (d *decoder) inputFile(rng hcl.Range, p, kind string, paths *resolver, withSize func(int64)) {
+// inputAttr reads the path attribute name of attrs, a "file" or a "dir"
+// input, and checks it (inputFile) at rng. Planning, a path whose value
+// comes from variables that have none yet is recorded as pending and
+// returned as their names ("var.rootfs_tar"), with pending true.
+func (d *decoder) inputAttr(attrs hcl.Attributes, name, summary, kind string, rng hcl.Range, paths *resolver, withSize func(p string, size int64)) (p string, pending bool) {
+	a, ok := attrs[name]
+	if !ok {
+		return "", false
+	}
+	if paths.planning {
+		if v, diags := evalExpr(a.Expr, d.ctx); !diags.HasErrors() && !v.IsWhollyKnown() {
+			var names []string
+			for _, tr := range a.Expr.Variables() {
+				if ref := traversalName(tr); ref != "" && !slices.Contains(names, ref) {
+					names = append(names, ref)
+				}
+			}
+			p = strings.Join(names, " ")
+			paths.addPending(Pending{At: rng, Path: p, Kind: kind, Variables: names})
+			return p, true
+		}
+	}
+	p = d.str(attrs, name, summary)
+	if p == "" {
+		return "", false
+	}
+	return p, d.inputFile(rng, p, kind, paths, withSize)
+}
+
+// traversalName is "var.NAME" for a reference to a variable, "" for
+// anything else.
+func traversalName(tr hcl.Traversal) string {
+	if tr.RootName() != "var" || len(tr) < 2 {
+		return ""
+	}
+	if at, ok := tr[1].(hcl.TraverseAttr); ok {
+		return "var." + at.Name
+	}
+	return ""
+}
+
+// inputFile checks an input path the spec reads, a "file" or a "dir",
+// and gives withSize (when not nil) the file's size. Planning, an input
+// that does not exist yet is recorded as pending, withSize is not called,
+// and inputFile returns true.
+func (d *decoder) inputFile(rng hcl.Range, p, kind string, paths *resolver, withSize func(p string, size int64)) (pending bool) {
 	real, err := paths.source(p, kind)
+	if errors.Is(err, errPending) {
+		paths.addPending(Pending{At: rng, Path: p, Kind: kind, Where: real})
+		return true
+	}
 	if err != nil {
 		d.errorf(rng, "Invalid input path", "%s.", err)
-		return
+		return false
 	}
 	if withSize != nil {
 		if n, err := fileSize(real); err == nil {
-			withSize(n)
+			withSize(p, n)
 		} else {
 			d.errorf(rng, "Invalid input path", "%s: %s.", p, err)
 		}
 	}
+	return false
 }
 
 func describeRange(r hcl.Range) string {

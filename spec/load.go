@@ -28,6 +28,15 @@ type Options struct {
 	// Roots are directories besides the spec's own that contents may be
 	// read from (a build system's output directory, say).
 	Roots []string
+	// Planning loads the spec for the commands that plan a build
+	// (validate, plan, bootargs, buildvars, kconfig), which run before the
+	// build system has made the files the spec reads: an input that does
+	// not exist yet, or a path from a required variable nobody gave, is
+	// Pending rather than an error. Only a build needs them.
+	Planning bool
+	// NoPayload says the images are built without the runner (build
+	// -no-payload), so that tests need no root filesystem to carry it.
+	NoPayload bool
 }
 
 // Spec is a loaded spec: its sources and its evaluated variants.
@@ -39,6 +48,27 @@ type Spec struct {
 	Sources   diag.Sources // every source text, for diagnostics
 	Variables map[string]cty.Value
 	Variants  []*Variant
+	// Pending are the inputs a planning load found missing, for the build
+	// to provide (Options.Planning), sorted by where the spec names them.
+	Pending []Pending
+	// BuildVariables are the required variables a planning load had no
+	// value for: the build system gives them.
+	BuildVariables []string
+}
+
+// Pending is an input the spec reads that a planning load did not find:
+// a file the build system makes, or a path taken from a variable that
+// only the build system sets.
+type Pending struct {
+	At   hcl.Range
+	Path string // as written, or "var.NAME" for a variable's value
+	Kind string // "file" or "dir"
+	// Where is the path the build will look at, absolute; "" for a
+	// variable's value.
+	Where string
+	// Variables names the variables the path comes from and that have no
+	// value yet.
+	Variables []string
 }
 
 var topSchema = &hcl.BodySchema{
@@ -87,6 +117,7 @@ func LoadSource(filename string, src []byte, opts Options) (*Spec, hcl.Diagnosti
 	if err != nil {
 		return s, append(diags, diag.Errorf(wholeFile(filename), "Invalid root", err.Error()))
 	}
+	paths.planning, paths.noPayload = opts.Planning, opts.NoPayload
 	seen := map[string]bool{}
 	if abs, err := filepath.Abs(filename); err == nil {
 		if real, err := filepath.EvalSymlinks(abs); err == nil {
@@ -118,6 +149,7 @@ func LoadSource(filename string, src []byte, opts Options) (*Spec, hcl.Diagnosti
 	if !diags.HasErrors() {
 		diags = append(diags, s.evalVariants(content, combinations(axes), varCtx, locals, paths)...)
 	}
+	s.Pending = paths.pendingInputs()
 	return s, finish(dropShadowed(append(diags, refDiags...), refDiags))
 }
 
@@ -141,8 +173,8 @@ func declarations(content *hcl.BodyContent) (map[string]*variable, []*hcl.Attrib
 func (s *Spec) variables(decls map[string]*variable, opts Options) (*hcl.EvalContext, hcl.Diagnostics) {
 	base := &hcl.EvalContext{Functions: functions()}
 	given, diags := s.givenVariables(opts)
-	vals, adiags := assignVariables(decls, given, base)
-	s.Variables = vals
+	vals, fromBuild, adiags := assignVariables(decls, given, base, opts.Planning)
+	s.Variables, s.BuildVariables = vals, fromBuild
 	ctx := base.NewChild()
 	ctx.Variables = map[string]cty.Value{"var": cty.ObjectVal(vals)}
 	return ctx, append(diags, adiags...)
@@ -301,6 +333,9 @@ func evalVariant(content *hcl.BodyContent, combo []MatrixChoice, varCtx *hcl.Eva
 		v.Tests = append(v.Tests, d.test(expand(b, ctx)))
 	}
 	d.checkTestTargets(v.Tests, v.Images)
+	if !paths.noPayload {
+		d.checkTestsHaveRoot(v.Tests, v.Images)
+	}
 	for _, b := range content.Blocks.OfType("verdict") {
 		if v.Verdict != nil {
 			d.errorf(b.DefRange, "Duplicate verdict block", "A spec has one verdict block; one is already declared at %s.", describeRange(v.Verdict.Decl))
@@ -340,8 +375,47 @@ func (d *decoder) checkUniquePartitions(images []*Image) {
 	}
 }
 
+// checkTestsHaveRoot refuses tests without a root partition: the runner
+// that runs them goes into the root filesystem (build -no-payload builds
+// the images without it, and without the tests).
+func (d *decoder) checkTestsHaveRoot(tests []*Test, images []*Image) {
+	if len(tests) == 0 {
+		return
+	}
+	for _, img := range images {
+		for _, p := range img.Partitions {
+			if p.Root {
+				return // checked for a filesystem with the partition
+			}
+		}
+	}
+	d.errorf(tests[0].Decl, "Tests without a root filesystem",
+		"The runner that runs the tests goes into the root filesystem the board boots, and no partition is root = true: "+
+			"mark the board's root partition (with a filesystem block), or build with -no-payload to leave the runner and the tests out.")
+}
+
 // wholeFile is the position of a problem with a file as a whole, such as
 // one that cannot be read.
 func wholeFile(name string) hcl.Range {
 	return hcl.Range{Filename: name, Start: hcl.InitialPos, End: hcl.InitialPos}
+}
+
+// PendingLines says, one line each, what the build must provide before
+// it can run: the inputs a planning load did not find, where it will look
+// for them, and the variables only the build gives. Empty when nothing is
+// pending.
+func (s *Spec) PendingLines() []string {
+	var out []string
+	for _, p := range s.Pending {
+		at := fmt.Sprintf("%s:%d", filepath.Base(p.At.Filename), p.At.Start.Line)
+		if len(p.Variables) > 0 {
+			out = append(out, fmt.Sprintf("%s (%s): a %s named by %s, which the build gives", p.Path, at, p.Kind, strings.Join(p.Variables, ", ")))
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s (%s): a %s the build makes, looked for at %s", p.Path, at, p.Kind, p.Where))
+	}
+	for _, v := range s.BuildVariables {
+		out = append(out, fmt.Sprintf("variable %s: no value yet; the build gives it (-var %s=..., or FSB_VAR_%s)", v, v, v))
+	}
+	return out
 }

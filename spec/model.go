@@ -102,6 +102,9 @@ type RawRegion struct {
 	Size   int64 // 0 = the file's size
 	File   string
 	Holes  []Hole // ranges of the file not written: the table's bytes lie there
+	// SizePending: planning, the region's size comes from a file the
+	// build has not made yet; Size is one sector until then.
+	SizePending bool
 	Ranges
 }
 
@@ -127,6 +130,9 @@ type Partition struct {
 	ImageFile  string // a prebuilt image written as the partition's content
 	Filesystem *Filesystem
 	Contents   *Contents
+	// SizePending: planning, the partition's size comes from an image
+	// the build has not made yet; Size is one alignment unit until then.
+	SizePending bool
 	Ranges
 }
 

@@ -49,14 +49,11 @@ func (d *decoder) partition(b *hcl.Block, img *Image, paths *resolver) *Partitio
 	p.UUID = d.str(c.Attributes, "uuid", "Invalid partition UUID")
 	p.Logical = d.boolean(c.Attributes, "logical", "Invalid logical flag")
 	p.Root = d.boolean(c.Attributes, "root", "Invalid root flag")
-	p.ImageFile = d.str(c.Attributes, "image", "Invalid partition image")
 	p.MBRType = d.str(c.Attributes, "mbr_type", "Invalid MBR type")
 
 	_, hasSize := c.Attributes["size"]
+	d.partitionImage(c.Attributes, p, img, hasSize, paths)
 	d.checkPartition(p, img, hasSize, sizeOK, wellFormed)
-	if p.ImageFile != "" {
-		d.partitionImage(p, img, hasSize, paths)
-	}
 	for _, blk := range c.Blocks {
 		switch blk.Type {
 		case "filesystem":
@@ -119,14 +116,15 @@ func (d *decoder) checkPartition(p *Partition, img *Image, hasSize, sizeOK, well
 	}
 }
 
-// partitionImage reads the size of a partition's prebuilt image, which
-// gives the partition its size when it has none.
-func (d *decoder) partitionImage(p *Partition, img *Image, hasSize bool, paths *resolver) {
-	d.inputFile(p.Of("image"), p.ImageFile, "file", paths, func(n int64) {
+// partitionImage reads the partition's prebuilt image, whose size gives
+// the partition its size when it has none.
+func (d *decoder) partitionImage(attrs hcl.Attributes, p *Partition, img *Image, hasSize bool, paths *resolver) {
+	var pending bool
+	p.ImageFile, pending = d.inputAttr(attrs, "image", "Invalid partition image", "file", p.Of("image"), paths, func(file string, n int64) {
 		switch {
 		case !hasSize && n == 0:
 			d.errorf(p.Of("image"), "Empty partition image",
-				"%s is empty, and partition %q takes its size from it: give the partition a size, or the right file.", p.ImageFile, p.Name)
+				"%s is empty, and partition %q takes its size from it: give the partition a size, or the right file.", file, p.Name)
 		case !hasSize:
 			// The file's size, rounded up to the partition's alignment,
 			// as genimage does.
@@ -137,9 +135,14 @@ func (d *decoder) partitionImage(p *Partition, img *Image, hasSize bool, paths *
 			p.Size = (n + a - 1) / a * a
 		case n > p.Size:
 			d.errorf(p.Of("image"), "Partition image larger than its partition",
-				"%s holds %d bytes but partition %q is %d bytes.", p.ImageFile, n, p.Name, p.Size)
+				"%s holds %d bytes but partition %q is %d bytes.", file, n, p.Name, p.Size)
 		}
 	})
+	if pending && !hasSize {
+		// Planning, the partition takes one alignment unit until the
+		// build provides its image.
+		p.Size, p.SizePending = max(p.Align, img.Align, units.MiB), true
+	}
 }
 
 func fileSize(p string) (int64, error) {

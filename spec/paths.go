@@ -1,10 +1,12 @@
 package spec
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path"
 	"path/filepath"
+	"sort"
 	"strings"
 )
 
@@ -13,10 +15,21 @@ import (
 // must lie inside the spec's directory or one of the extra roots the caller
 // allows (such as Buildroot's BINARIES_DIR). Symlinks are followed before
 // the check, so a link cannot lead a spec out of its roots.
+//
+// It also carries how the spec is loaded: planning (Options.Planning),
+// where a missing input is recorded as pending instead of refused, and
+// noPayload (Options.NoPayload).
 type resolver struct {
 	specDir string
 	roots   []string // cleaned, absolute, symlinks resolved
+
+	planning, noPayload bool
+	pending             map[string]Pending // by position and path
 }
+
+// errPending is source's answer, planning, for an input that does not
+// exist yet.
+var errPending = errors.New("the build provides it")
 
 func newResolver(specDir string, extra []string) (*resolver, error) {
 	r := &resolver{specDir: specDir}
@@ -50,17 +63,21 @@ func (r *resolver) source(p, kind string) (string, error) {
 	}
 	real, err := filepath.EvalSymlinks(abs)
 	if err != nil {
-		if os.IsNotExist(err) {
+		if !os.IsNotExist(err) {
+			return "", err
+		}
+		if !r.planning {
 			return "", fmt.Errorf("%s does not exist", p)
 		}
-		return "", err
+		// Planning: the path must still lead inside the roots, as far as
+		// it exists.
+		if !r.inside(realPrefix(abs)) {
+			return "", fmt.Errorf("%s lies outside %s; add its directory with -root DIR if it is meant to be read", p, r.describeRoots())
+		}
+		return abs, errPending
 	}
 	if !r.inside(real) {
-		where := "the spec's directory"
-		if len(r.roots) > 1 {
-			where += " and the -root directories"
-		}
-		return "", fmt.Errorf("%s lies outside %s; add its directory with -root DIR if it is meant to be read", p, where)
+		return "", fmt.Errorf("%s lies outside %s; add its directory with -root DIR if it is meant to be read", p, r.describeRoots())
 	}
 	fi, err := os.Stat(real)
 	if err != nil {
@@ -73,6 +90,56 @@ func (r *resolver) source(p, kind string) (string, error) {
 		return "", fmt.Errorf("%s is not a regular file", p)
 	}
 	return real, nil
+}
+
+func (r *resolver) describeRoots() string {
+	if len(r.roots) > 1 {
+		return "the spec's directory and the -root directories"
+	}
+	return "the spec's directory"
+}
+
+// realPrefix resolves the symlinks of the longest part of abs that
+// exists, and appends the rest: where abs will be once it is made.
+func realPrefix(abs string) string {
+	rest := ""
+	for dir := abs; ; dir = filepath.Dir(dir) {
+		if real, err := filepath.EvalSymlinks(dir); err == nil {
+			return filepath.Join(real, rest)
+		}
+		if dir == filepath.Dir(dir) {
+			return abs
+		}
+		rest = filepath.Join(filepath.Base(dir), rest)
+	}
+}
+
+// addPending records an input the build provides.
+func (r *resolver) addPending(p Pending) {
+	if r.pending == nil {
+		r.pending = map[string]Pending{}
+	}
+	key := fmt.Sprintf("%s:%d:%d\x00%s", p.At.Filename, p.At.Start.Line, p.At.Start.Column, p.Path)
+	r.pending[key] = p
+}
+
+// pendingInputs are the recorded inputs, sorted by position.
+func (r *resolver) pendingInputs() []Pending {
+	out := make([]Pending, 0, len(r.pending))
+	for _, p := range r.pending {
+		out = append(out, p)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i].At, out[j].At
+		if a.Filename != b.Filename {
+			return a.Filename < b.Filename
+		}
+		if a.Start.Byte != b.Start.Byte {
+			return a.Start.Byte < b.Start.Byte
+		}
+		return out[i].Path < out[j].Path
+	})
+	return out
 }
 
 func (r *resolver) inside(p string) bool {

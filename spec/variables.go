@@ -118,8 +118,9 @@ func textVar(origin, text, source string, sources map[string][]byte) rawVar {
 // environment values, var-files and -var flags, then converts and
 // validates each value. Like Terraform, text values for non-string types
 // are parsed as HCL expressions ("[1, 2]").
-func assignVariables(decls map[string]*variable, given map[string]rawVar, functionsCtx *hcl.EvalContext) (map[string]cty.Value, hcl.Diagnostics) {
+func assignVariables(decls map[string]*variable, given map[string]rawVar, functionsCtx *hcl.EvalContext, planning bool) (map[string]cty.Value, []string, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
+	var fromBuild []string
 	vals := map[string]cty.Value{}
 	names := make([]string, 0, len(decls))
 	for n := range decls {
@@ -131,8 +132,14 @@ func assignVariables(decls map[string]*variable, given map[string]rawVar, functi
 		raw, ok := given[name]
 		if !ok {
 			if decl.Default == cty.NilVal {
-				diags = append(diags, diag.Errorf(decl.DeclRange, "No value for required variable",
-					fmt.Sprintf("Variable %q has no default: give it with -var %s=VALUE, a -var-file, or FSB_VAR_%s.", name, name, name)))
+				// Planning, a value nobody gave is the build system's
+				// to give (a path of its output): unknown until then.
+				if planning {
+					fromBuild = append(fromBuild, name)
+				} else {
+					diags = append(diags, diag.Errorf(decl.DeclRange, "No value for required variable",
+						fmt.Sprintf("Variable %q has no default: give it with -var %s=VALUE, a -var-file, or FSB_VAR_%s.", name, name, name)))
+				}
 				vals[name] = cty.UnknownVal(decl.Type)
 				continue
 			}
@@ -158,7 +165,7 @@ func assignVariables(decls map[string]*variable, given map[string]rawVar, functi
 	for _, name := range names {
 		diags = append(diags, checkValidations(decls[name], ctx)...)
 	}
-	return vals, diags
+	return vals, fromBuild, diags
 }
 
 func (raw rawVar) value(decl *variable) (cty.Value, hcl.Diagnostics) {

@@ -47,7 +47,9 @@ func runBuild(env *Env, args []string) int {
 	}
 	defer bs.stop()
 	ctx := bs.ctx
-	s, p, diags := plan.Load(path, sf.options(env))
+	opts := sf.options(env)
+	opts.NoPayload = *noPayload
+	s, p, diags := plan.Load(path, opts)
 	writeDiags(env, s, diags)
 	if diags.HasErrors() {
 		return ExitInvalid
@@ -129,7 +131,7 @@ func runBootargs(env *Env, args []string) int {
 	if code != ExitOK {
 		return code
 	}
-	s, p, diags := plan.Load(path, sf.options(env))
+	s, p, diags := plan.Load(path, sf.planningOptions(env))
 	writeDiags(env, s, diags)
 	if diags.HasErrors() {
 		return ExitInvalid

@@ -70,7 +70,7 @@ func loadForBuildsys(env *Env, fs *flag.FlagSet, sf *specFlags, variant string) 
 	if code != ExitOK {
 		return nil, code
 	}
-	s, p, diags := plan.Load(path, sf.options(env))
+	s, p, diags := plan.Load(path, sf.planningOptions(env))
 	writeDiags(env, s, diags)
 	if diags.HasErrors() {
 		return nil, ExitInvalid

@@ -74,6 +74,16 @@ func (sf *specFlags) options(env *Env) spec.Options {
 	return spec.Options{Vars: sf.vars, VarFiles: sf.varFiles, Environ: env.Environ, Roots: sf.roots}
 }
 
+// planningOptions are the options of a command that plans a build before
+// the build system has made its files (validate, plan, bootargs,
+// buildvars, kconfig): inputs may be missing, and required variables
+// without a value are the build's to give (spec.Options.Planning).
+func (sf *specFlags) planningOptions(env *Env) spec.Options {
+	o := sf.options(env)
+	o.Planning = true
+	return o
+}
+
 func didYouMean(given string, options []string) string { return diag.DidYouMean(given, options) }
 
 // oneSpec checks the command line of a command that loads a spec: one

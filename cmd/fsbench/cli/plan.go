@@ -39,7 +39,7 @@ func runPlan(env *Env, args []string) int {
 	if code != ExitOK {
 		return code
 	}
-	s, p, diags := plan.LoadSealed(path, sf.options(env))
+	s, p, diags := plan.LoadSealed(path, sf.planningOptions(env))
 	if diags.HasErrors() {
 		writeDiags(env, s, diags)
 		return ExitInvalid
@@ -62,6 +62,12 @@ func runPlan(env *Env, args []string) int {
 		return ExitOK
 	}
 	writePlan(env.Stdout, p)
+	if lines := s.PendingLines(); len(lines) > 0 {
+		fmt.Fprintf(env.Stdout, "\npending (the build provides them; the fingerprint changes once it has):\n")
+		for _, l := range lines {
+			fmt.Fprintf(env.Stdout, "  %s\n", l)
+		}
+	}
 	return ExitOK
 }
 
@@ -70,7 +76,11 @@ func writePlan(w io.Writer, p *plan.Plan) {
 	fmt.Fprintf(w, "fingerprint: sha256:%s\n", p.Fingerprint)
 	fmt.Fprintf(w, "inputs:\n")
 	for _, in := range p.Inputs {
-		fmt.Fprintf(w, "  %-16s %s  %s\n", in.Role, in.SHA256[:16], in.Path)
+		sum := "pending         "
+		if !in.Pending {
+			sum = in.SHA256[:16]
+		}
+		fmt.Fprintf(w, "  %-16s %s  %s\n", in.Role, sum, in.Path)
 	}
 	for _, v := range p.Variants {
 		fmt.Fprintf(w, "\n== variant %s", v.Name)
@@ -403,7 +413,7 @@ func comparePlans(env *Env, sf *specFlags, path, ref, variant string, p *plan.Pl
 		oldRef = ref
 	)
 	if fi, err := os.Stat(ref); err == nil && fi.Mode().IsRegular() {
-		s, old, diags = plan.LoadSealed(ref, sf.options(env))
+		s, old, diags = plan.LoadSealed(ref, sf.planningOptions(env))
 	} else {
 		src, err := gitrev.Show(context.Background(), ref, path)
 		if err != nil {
@@ -411,7 +421,7 @@ func comparePlans(env *Env, sf *specFlags, path, ref, variant string, p *plan.Pl
 			return ExitIO
 		}
 		oldRef = ref + ":" + path
-		s, old, diags = plan.LoadSealedSource(path, src, sf.options(env))
+		s, old, diags = plan.LoadSealedSource(path, src, sf.planningOptions(env))
 	}
 	if diags.HasErrors() {
 		fmt.Fprintf(env.Stderr, "fsbench plan: the version to compare with (%s) does not load:\n", oldRef)

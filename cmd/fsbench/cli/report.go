@@ -49,7 +49,7 @@ func runReport(env *Env, args []string) int {
 		if code != ExitOK {
 			return code
 		}
-		s, diags := spec.Load(path, sf.options(env))
+		s, diags := spec.Load(path, sf.planningOptions(env))
 		writeDiags(env, s, diags)
 		if diags.HasErrors() {
 			return ExitInvalid

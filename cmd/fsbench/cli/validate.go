@@ -46,7 +46,7 @@ func runValidate(env *Env, args []string) int {
 			code = max(code, c)
 			continue
 		}
-		s, p, diags := plan.Load(path, sf.options(env))
+		s, p, diags := plan.Load(path, sf.planningOptions(env))
 		all = append(all, diags...)
 		if _, structured := writers[*format]; structured {
 			continue
@@ -57,6 +57,12 @@ func runValidate(env *Env, args []string) int {
 			continue
 		}
 		fmt.Fprintf(env.Stdout, "%s is valid: %d variant%s.\n", path, len(p.Variants), plural(len(p.Variants)))
+		if lines := s.PendingLines(); len(lines) > 0 {
+			fmt.Fprintf(env.Stdout, "Only a build needs these, which do not exist yet:\n")
+			for _, l := range lines {
+				fmt.Fprintf(env.Stdout, "  %s\n", l)
+			}
+		}
 	}
 	if write, ok := writers[*format]; ok {
 		if err := write(env.Stdout, all); err != nil {
