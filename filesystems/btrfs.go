@@ -40,7 +40,7 @@ func btrfsType() *Type {
 			Why: "mkfs.btrfs 6.2 --rootdir stores device nodes without their major and minor numbers"},
 		Checker: []string{"btrfs", "check", "--readonly"},
 		Kernel:  Kernel{Config: []string{"BTRFS_FS"}, Module: "btrfs", MountModules: []string{"crc32c_generic"}},
-		Programs: append(hostPrograms("btrfs-progs", "BR2_PACKAGE_HOST_BTRFS_PROGS", "btrfs-tools-native", "mkfs.btrfs", "btrfs"),
+		Programs: append(hostPrograms("btrfs-progs", "BR2_PACKAGE_HOST_BTRFS_PROGS", "btrfs-tools-native", []string{"--version"}, "mkfs.btrfs", "btrfs"),
 			targetPrograms("btrfs-progs", "btrfsck", "btrfstune")...),
 		Target:           TargetPackages{Buildroot: []string{"BR2_PACKAGE_BTRFS_PROGS"}, Yocto: []string{"btrfs-tools"}},
 		ReadBack:         ReadBack{Method: ReadMount, MountOptions: "ro"},

@@ -26,7 +26,10 @@ func erofsType() *Type {
 		Checker: []string{"fsck.erofs", "--extract"},
 		Kernel: Kernel{Config: []string{"EROFS_FS"}, Module: "erofs", CompressorFlag: "-z",
 			Compressors: map[string]string{"*": "EROFS_FS_ZIP"}},
-		Programs:         hostPrograms("erofs-utils", "BR2_PACKAGE_HOST_EROFS_UTILS", "erofs-utils-native", "mkfs.erofs", "fsck.erofs"),
+		// mkfs.erofs 1.5 has no version flag: refusing one, it prints
+		// its version below the usage.
+		Programs: hostPrograms("erofs-utils", "BR2_PACKAGE_HOST_EROFS_UTILS", "erofs-utils-native", []string{"-V"},
+			"mkfs.erofs", "fsck.erofs"),
 		Target:           TargetPackages{Buildroot: []string{"BR2_PACKAGE_EROFS_UTILS"}, Yocto: []string{"erofs-utils"}},
 		ReadBack:         ReadBack{Method: ReadMount, MountOptions: "ro"},
 		PartitionType:    "linux",

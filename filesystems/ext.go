@@ -47,7 +47,7 @@ func extType(name string, journal JournalSupport) *Type {
 		Kernel: Kernel{Config: []string{"EXT4_FS"}, Bools: extBools(name), Module: "ext4",
 			MountModules: []string{"crc32c_generic"}},
 		Programs: withData(append(
-			hostPrograms("e2fsprogs", "BR2_PACKAGE_HOST_E2FSPROGS", "e2fsprogs-native", "mke2fs", "debugfs", "e2fsck"),
+			hostPrograms("e2fsprogs", "BR2_PACKAGE_HOST_E2FSPROGS", "e2fsprogs-native", []string{"-V"}, "mke2fs", "debugfs", "e2fsck"),
 			targetPrograms("e2fsprogs", "fsck.ext2", "fsck.ext3", "fsck.ext4", "mkfs.ext2", "mkfs.ext3", "mkfs.ext4",
 				"tune2fs", "dumpe2fs", "resize2fs")...),
 			// mke2fs takes the features and sizes of each ext type from

@@ -31,7 +31,7 @@ func f2fsType() *Type {
 		Checker: []string{"fsck.f2fs", "--dry-run"},
 		Kernel: Kernel{Config: []string{"F2FS_FS"}, Module: "f2fs", MountModules: []string{"crc32_generic"},
 			FeatureConfig: map[string]string{"compression": "F2FS_FS_COMPRESSION"}},
-		Programs: append(hostPrograms("f2fs-tools", "BR2_PACKAGE_HOST_F2FS_TOOLS", "f2fs-tools-native", "mkfs.f2fs", "sload.f2fs", "fsck.f2fs"),
+		Programs: append(hostPrograms("f2fs-tools", "BR2_PACKAGE_HOST_F2FS_TOOLS", "f2fs-tools-native", []string{"-V"}, "mkfs.f2fs", "sload.f2fs", "fsck.f2fs"),
 			targetPrograms("f2fs-tools", "dump.f2fs")...),
 		Target: TargetPackages{Buildroot: []string{"BR2_PACKAGE_F2FS_TOOLS"}, Yocto: []string{"f2fs-tools"},
 			YoctoLayer: "meta-oe"},

@@ -45,7 +45,7 @@ func nilfs2Type() *Type {
 		Kernel:    Kernel{Config: []string{"NILFS2_FS"}, Module: "nilfs2"},
 		// Neither Buildroot nor Yocto builds nilfs-utils for the build
 		// host.
-		Programs: withData(append(hostPrograms("nilfs-tools", "", "", "mkfs.nilfs2"),
+		Programs: withData(append(hostPrograms("nilfs-tools", "", "", []string{"-V"}, "mkfs.nilfs2"),
 			targetPrograms("nilfs-tools", "nilfs-tune", "nilfs_cleanerd")...),
 			[]string{"etc/nilfs_cleanerd.conf"}, "nilfs_cleanerd"),
 		Target: TargetPackages{Buildroot: []string{"BR2_PACKAGE_NILFS_UTILS"}, Yocto: []string{"nilfs-utils"},

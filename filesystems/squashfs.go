@@ -32,7 +32,7 @@ func squashfsType() *Type {
 		Kernel: Kernel{Config: []string{"SQUASHFS"}, Module: "squashfs", CompressorFlag: "-comp",
 			Compressors: map[string]string{"gzip": "SQUASHFS_ZLIB", "lzo": "SQUASHFS_LZO", "lz4": "SQUASHFS_LZ4",
 				"xz": "SQUASHFS_XZ", "zstd": "SQUASHFS_ZSTD"}},
-		Programs:         hostPrograms("squashfs-tools", "BR2_PACKAGE_HOST_SQUASHFS", "squashfs-tools-native", "mksquashfs", "unsquashfs"),
+		Programs:         hostPrograms("squashfs-tools", "BR2_PACKAGE_HOST_SQUASHFS", "squashfs-tools-native", []string{"-version"}, "mksquashfs", "unsquashfs"),
 		Target:           TargetPackages{Buildroot: []string{"BR2_PACKAGE_SQUASHFS"}, Yocto: []string{"squashfs-tools"}},
 		ReadBack:         ReadBack{Method: ReadUnsquashfs},
 		PartitionType:    "linux",

@@ -59,6 +59,11 @@ type Program struct {
 	// libraries, relative to "/" (mke2fs.conf): a target userland carries
 	// them along.
 	Data []string
+	// Version are the arguments that make a host tool print its version
+	// (somewhere in its output, on a line with a dotted number), for the
+	// build's manifest: tools disagree on the flag, and some have none.
+	// Empty for a program only the target runs.
+	Version []string
 }
 
 // TargetPackages are the packages that put a type's own programs (mkfs,
@@ -155,13 +160,26 @@ func TargetPrograms() []string {
 }
 
 // hostPrograms are programs that one Debian package, Buildroot host option
-// and Yocto native recipe provide.
-func hostPrograms(debian, buildrootHost, yoctoNative string, names ...string) []Program {
+// and Yocto native recipe provide, and that print their version when run
+// with version.
+func hostPrograms(debian, buildrootHost, yoctoNative string, version []string, names ...string) []Program {
 	var out []Program
 	for _, n := range names {
-		out = append(out, Program{Name: n, Debian: debian, BuildrootHost: buildrootHost, YoctoNative: yoctoNative})
+		out = append(out, Program{Name: n, Debian: debian, BuildrootHost: buildrootHost, YoctoNative: yoctoNative,
+			Version: version})
 	}
 	return out
+}
+
+// withVersion gives the program called name the version arguments
+// version.
+func withVersion(ps []Program, name string, version ...string) []Program {
+	for i := range ps {
+		if ps[i].Name == name {
+			ps[i].Version = version
+		}
+	}
+	return ps
 }
 
 // targetPrograms are programs only a target runs (other names of a

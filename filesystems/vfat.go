@@ -44,8 +44,12 @@ func vfatType() *Type {
 		Kernel: Kernel{Config: []string{"VFAT_FS", "NLS_CODEPAGE_437", "NLS_ISO8859_1"}, Module: "vfat",
 			MountModules: []string{"nls_cp437", "nls_ascii", "nls_utf8"}},
 		Programs: append(append(
-			hostPrograms("dosfstools", "BR2_PACKAGE_HOST_DOSFSTOOLS", "dosfstools-native", "mkfs.vfat", "fsck.vfat"),
-			hostPrograms("mtools", "BR2_PACKAGE_HOST_MTOOLS", "mtools-native", "mcopy")...),
+			// dosfstools 4.2 has no version flag: mkfs.fat prints its
+			// version at the end of its help, fsck.fat before it
+			// checks (/dev/null, which it reads nothing from).
+			withVersion(hostPrograms("dosfstools", "BR2_PACKAGE_HOST_DOSFSTOOLS", "dosfstools-native", []string{"--help"},
+				"mkfs.vfat", "fsck.vfat"), "fsck.vfat", "-n", "/dev/null"),
+			hostPrograms("mtools", "BR2_PACKAGE_HOST_MTOOLS", "mtools-native", []string{"--version"}, "mcopy")...),
 			targetPrograms("dosfstools", "fsck.fat", "dosfsck", "mkfs.fat", "mkdosfs")...),
 		Target: TargetPackages{Buildroot: []string{"BR2_PACKAGE_DOSFSTOOLS", "BR2_PACKAGE_DOSFSTOOLS_FSCK_FAT", "BR2_PACKAGE_DOSFSTOOLS_MKFS_FAT"},
 			Yocto: []string{"dosfstools"}},

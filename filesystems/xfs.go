@@ -44,7 +44,7 @@ func xfsType() *Type {
 		Checker: []string{"xfs_repair", "-n"},
 		Kernel:  Kernel{Config: []string{"XFS_FS"}, Module: "xfs", MountModules: []string{"crc32c_generic"}},
 		// Neither Buildroot nor Yocto builds xfsprogs for the build host.
-		Programs: append(hostPrograms("xfsprogs", "", "", "mkfs.xfs", "xfs_db", "xfs_repair"),
+		Programs: append(hostPrograms("xfsprogs", "", "", []string{"-V"}, "mkfs.xfs", "xfs_db", "xfs_repair"),
 			targetPrograms("xfsprogs", "xfs_io")...),
 		Target: TargetPackages{Buildroot: []string{"BR2_PACKAGE_XFSPROGS"}, Yocto: []string{"xfsprogs"},
 			YoctoLayer: "meta-filesystems"},

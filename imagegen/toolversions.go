@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"syscall"
@@ -23,7 +24,7 @@ import (
 // toolKey): a dozen --version runs would otherwise take CPU from the
 // filesystems being built at the same time, on every build.
 func toolVersions(ctx context.Context, v plan.Variant, cacheDir string) map[string]string {
-	tools := map[string]bool{}
+	tools := map[string][]string{}
 	for _, img := range v.Images {
 		for _, p := range img.Partitions {
 			if p.Filesystem == nil {
@@ -31,7 +32,8 @@ func toolVersions(ctx context.Context, v plan.Variant, cacheDir string) map[stri
 			}
 			if t, ok := filesystems.Lookup(p.Filesystem.Type); ok {
 				for _, tool := range t.Tools {
-					tools[tool] = true
+					prog, _ := t.Program(tool)
+					tools[tool] = prog.Version
 				}
 			}
 		}
@@ -41,12 +43,18 @@ func toolVersions(ctx context.Context, v plan.Variant, cacheDir string) map[stri
 		names = append(names, t)
 	}
 	sort.Strings(names)
-	return cachedVersions(ctx, names, filepath.Join(cacheDir, "tool-versions.json"))
+	return cachedVersions(ctx, names, func(name string) []string { return tools[name] }, filepath.Join(cacheDir, versionCacheFile))
 }
+
+// versionCacheFile keeps the versions asked; its name changes with the
+// way versions are read, so that an answer read the old way is not kept.
+const versionCacheFile = "tool-versions-2.json"
 
 // cachedVersions returns the version of each tool in names, from
 // cacheFile when it knows the binary, and keeps what it had to ask for.
-func cachedVersions(ctx context.Context, names []string, cacheFile string) map[string]string {
+// args gives the arguments that make a tool print its version (nil: the
+// usual flags).
+func cachedVersions(ctx context.Context, names []string, args func(string) []string, cacheFile string) map[string]string {
 	cache := readVersionCache(cacheFile)
 	out := map[string]string{}
 	changed := false
@@ -61,7 +69,7 @@ func cachedVersions(ctx context.Context, names []string, cacheFile string) map[s
 			out[t] = v
 			continue
 		}
-		out[t] = toolVersion(ctx, path)
+		out[t] = toolVersion(ctx, path, args(t))
 		if ok && out[t] != "unknown" {
 			for k := range cache {
 				if strings.HasPrefix(k, path+" ") {
@@ -110,20 +118,43 @@ func readVersionCache(file string) map[string]string {
 	return cache
 }
 
-// toolVersion tries the usual version flags and keeps the first line that
-// names a version; tools disagree on the flag and on stdout vs stderr.
-func toolVersion(ctx context.Context, path string) string {
-	for _, flag := range []string{"--version", "-V", "-version"} {
+// toolVersion runs the tool with args, or with each of the usual version
+// flags when args is nil, and keeps the first line of its output that
+// names a dotted version: tools disagree on the flag, on stdout vs stderr,
+// and some print their version only beside their usage.
+func toolVersion(ctx context.Context, path string, args []string) string {
+	tries := [][]string{args}
+	if args == nil {
+		tries = [][]string{{"--version"}, {"-V"}, {"-version"}}
+	}
+	for _, a := range tries {
 		ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-		out, _ := exec.CommandContext(ctx, path, flag).CombinedOutput()
+		out, _ := exec.CommandContext(ctx, path, a...).CombinedOutput()
 		cancel()
-		for _, line := range strings.Split(string(out), "\n") {
-			line = strings.TrimSpace(line)
-			if line != "" && strings.ContainsAny(line, "0123456789") && !strings.Contains(strings.ToLower(line), "usage") &&
-				!strings.Contains(line, "invalid") && !strings.Contains(line, "unrecognized") {
-				return line
-			}
+		if v := versionLine(string(out)); v != "" {
+			return v
 		}
 	}
 	return "unknown"
+}
+
+// versionPattern is a dotted version number: 1.47.0, v6.2, 4.2.
+var versionPattern = regexp.MustCompile(`\bv?\d+\.\d+`)
+
+// versionLine is the first line of out that names a version, and no
+// usage or error.
+func versionLine(out string) string {
+	for _, line := range strings.Split(out, "\n") {
+		line = strings.TrimSpace(line)
+		low := strings.ToLower(line)
+		if line == "" || strings.HasPrefix(line, "-") || !versionPattern.MatchString(line) {
+			continue
+		}
+		if strings.Contains(low, "usage") || strings.Contains(low, "invalid") || strings.Contains(low, "unrecognized") ||
+			strings.Contains(low, "unknown option") || strings.Contains(low, "error") {
+			continue
+		}
+		return line
+	}
+	return ""
 }
