@@ -2,6 +2,8 @@ package buildsys
 
 import (
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/fsbench/fsbench/filesystems"
@@ -12,21 +14,9 @@ var buildrootInit = map[string]string{
 	"busybox": "BR2_INIT_BUSYBOX", "sysvinit": "BR2_INIT_SYSV", "systemd": "BR2_INIT_SYSTEMD",
 }
 
-func buildrootVars(v *Vars, n *Needs, spec string) {
+func buildrootVars(v *Vars, n *Needs, spec string, defconfig map[string]string) {
 	v.Intro = "Append to a defconfig, or merge into .config with support/kconfig/merge_config.sh."
-	v.add(Block{
-		Why: "fsbench build reads the root filesystem tarball; buildroot-pkg's post-image script passes it to the spec as -var rootfs_tar=BINARIES_DIR/rootfs.tar.",
-		Lines: []string{
-			"BR2_TARGET_ROOTFS_TAR=y",
-			"BR2_TARGET_ROOTFS_TAR_NONE=y",
-			`BR2_ROOTFS_POST_IMAGE_SCRIPT="$(BR2_EXTERNAL_FSBENCH_PATH)/board/fsbench/post-image.sh"`,
-			fmt.Sprintf("BR2_ROOTFS_POST_IMAGE_SCRIPT_ARGS=%q", spec),
-		},
-		Notes: []string{
-			"Buildroot runs post-image scripts in its top directory: a relative spec path counts from there.",
-			"Buildroot passes BR2_ROOTFS_POST_SCRIPT_ARGS first, to every script: leave it empty.",
-		},
-	})
+	v.add(postImageBlock(spec, defconfig))
 	pkgs := []string{"BR2_PACKAGE_HOST_FSBENCH=y"}
 	if n.HasTests {
 		pkgs = append(pkgs, "BR2_PACKAGE_FSBENCH_RUNNER=y")
@@ -79,6 +69,66 @@ func buildrootVars(v *Vars, n *Needs, spec string) {
 		Why:   "Kernel: the options the spec needs, as a fragment.",
 		Notes: []string{"fsbench kconfig " + spec + " > board/<board>/linux-fsbench.fragment, then list it in BR2_LINUX_KERNEL_CONFIG_FRAGMENT_FILES."},
 	})
+}
+
+// fsbenchPostImage is buildroot-pkg's post-image script, as a defconfig
+// names it.
+const fsbenchPostImage = "$(BR2_EXTERNAL_FSBENCH_PATH)/board/fsbench/post-image.sh"
+
+// postImageBlock is the tarball and the post-image step, merged with what
+// the board's defconfig already runs after its images (genimage.sh, say):
+// Buildroot gives both argument lists to every post-image script, and
+// fsbench's script skips genimage's "-c CONFIG", as genimage.sh ignores
+// the spec.
+func postImageBlock(spec string, defconfig map[string]string) Block {
+	scripts, args := fsbenchPostImage, spec
+	b := Block{
+		Why: "fsbench build reads the root filesystem tarball, which buildroot-pkg's post-image script gives the spec as its variable rootfs_tar (FSB_VAR_rootfs_tar; BINARIES_DIR as binaries).",
+		Notes: []string{
+			"Buildroot runs post-image scripts in its top directory: a relative spec path counts from there.",
+			"After the spec, NAME=VALUE sets a spec variable and a file is a var-file, which genimage.sh ignores; a -flag goes to fsbench build, and genimage.sh refuses it.",
+		},
+	}
+	// A defconfig merged before keeps its lines as they are.
+	if old := defconfig["BR2_ROOTFS_POST_IMAGE_SCRIPT"]; strings.Contains(old, "board/fsbench/post-image.sh") {
+		scripts = old
+	} else if old != "" {
+		scripts = old + " " + fsbenchPostImage
+		b.Notes = append(b.Notes, "The board's post-image scripts run first, as before; fsbench's images go beside theirs, to BINARIES_DIR/fsbench.")
+	}
+	if old := defconfig["BR2_ROOTFS_POST_IMAGE_SCRIPT_ARGS"]; slices.Contains(strings.Fields(old), spec) {
+		args = old
+	} else if old != "" {
+		args = old + " " + spec
+	}
+	if defconfig == nil {
+		b.Notes = append(b.Notes, "A defconfig that already sets BR2_ROOTFS_POST_IMAGE_SCRIPT (genimage.sh, say): run buildvars with -defconfig FILE, which prints these lines merged with it.")
+	}
+	b.Lines = []string{
+		"BR2_TARGET_ROOTFS_TAR=y",
+		"BR2_TARGET_ROOTFS_TAR_NONE=y",
+		fmt.Sprintf("BR2_ROOTFS_POST_IMAGE_SCRIPT=%q", scripts),
+		fmt.Sprintf("BR2_ROOTFS_POST_IMAGE_SCRIPT_ARGS=%q", args),
+	}
+	return b
+}
+
+// ParseDefconfig reads the KEY=VALUE settings of a Buildroot defconfig,
+// the quotes of a string value removed; comments are skipped.
+func ParseDefconfig(src string) map[string]string {
+	out := map[string]string{}
+	for _, line := range strings.Split(src, "\n") {
+		line = strings.TrimSpace(line)
+		k, v, ok := strings.Cut(line, "=")
+		if !ok || strings.HasPrefix(line, "#") || !strings.HasPrefix(k, "BR2_") {
+			continue
+		}
+		if uq, err := strconv.Unquote(v); err == nil {
+			v = uq
+		}
+		out[k] = v
+	}
+	return out
 }
 
 // debianPackage names the Debian package of a type's host tools, for

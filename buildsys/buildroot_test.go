@@ -8,6 +8,7 @@ package buildsys
 import (
 	"archive/tar"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -119,7 +120,7 @@ func TestBuildrootDefconfigs(t *testing.T) {
 				}
 			}
 		}
-		args := `BR2_ROOTFS_POST_IMAGE_SCRIPT_ARGS="$(BR2_EXTERNAL_FSBENCH_PATH)/board/fsbench/qemu/fsbench.fsb.hcl -var arch=` + c.arch + `"`
+		args := `BR2_ROOTFS_POST_IMAGE_SCRIPT_ARGS="$(BR2_EXTERNAL_FSBENCH_PATH)/board/fsbench/qemu/fsbench.fsb.hcl arch=` + c.arch + `"`
 		if !lines[args] {
 			t.Errorf("%s: want %s", c.defconfig, args)
 		}
@@ -198,10 +199,25 @@ func TestPostImageScript(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(brPostImage, images, spec, "-var", "arch=x86_64", "-variant", "ext4")
-	cmd.Env = append(os.Environ(), "HOST_DIR="+host, "TARGET_DIR="+target, "CI=1")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("post-image.sh: %v\n%s", err, out)
+	// Buildroot gives every post-image script both argument lists: the
+	// board's genimage.sh arguments come first, then the spec, a variable,
+	// a var-file and a flag for fsbench build. The var-file's tarball wins
+	// over the script's FSB_VAR_rootfs_tar; the variable wins over the
+	// var-file's arch.
+	other := filepath.Join(images, "other.tar")
+	writeTar(t, other, map[string]string{"etc/hostname": "from-var-file\n"})
+	varFile := filepath.Join(dir, "board.fsbvars")
+	if err := os.WriteFile(varFile, []byte(fmt.Sprintf("arch = \"arm64\"\nrootfs_tar = %q\n", other)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(brPostImage, images, "-c", "board/acme/genimage.cfg", spec, "arch=x86_64", varFile, "-variant", "ext4")
+	cmd.Env = append(os.Environ(), "HOST_DIR="+host, "TARGET_DIR="+target, "BINARIES_DIR="+images, "CI=1")
+	log, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("post-image.sh: %v\n%s", err, log)
+	}
+	if !strings.Contains(string(log), "genimage.sh runs too (board/acme/genimage.cfg)") {
+		t.Errorf("genimage's configuration is not noted:\n%s", log)
 	}
 
 	out := images + "/fsbench/ext4"
@@ -214,7 +230,7 @@ func TestPostImageScript(t *testing.T) {
 		t.Error("-variant ext4 was not passed through: f2fs was built too")
 	}
 	root := extractPartition(t, out, "rootfs")
-	for path, want := range map[string]string{"/etc/hostname": "buildroot\n", "/usr/bin/fsbench-runner": string(runner)} {
+	for path, want := range map[string]string{"/etc/hostname": "from-var-file\n", "/usr/bin/fsbench-runner": string(runner)} {
 		got, err := exec.Command("debugfs", "-R", "cat "+path, root).Output()
 		if err != nil || string(got) != want {
 			t.Errorf("%s in the image: %d bytes (%v), want the %d of the input", path, len(got), err, len(want))

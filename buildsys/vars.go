@@ -9,6 +9,7 @@ import (
 
 	"github.com/fsbench/fsbench/filesystems"
 	"github.com/fsbench/fsbench/plan"
+	"github.com/fsbench/fsbench/spec"
 )
 
 // Systems are the build systems BuildVars knows.
@@ -17,6 +18,9 @@ var Systems = []string{"buildroot", "yocto"}
 // Block is a group of settings with the reason they are there, and notes
 // on what a setting cannot express.
 type Block struct {
+	// Place says where the block goes, when the build system has several
+	// places (Yocto: the image recipe or local.conf).
+	Place string
 	Why   string
 	Lines []string
 	Notes []string
@@ -36,22 +40,29 @@ type VarsOptions struct {
 	// SpecPath is the spec as the build will name it (the post-image
 	// script's argument, FSBENCH_SPEC); the plan's own name when empty.
 	SpecPath string
+	// Defconfig are the settings of the board's defconfig (Buildroot):
+	// the lines that set what the board already sets are printed merged
+	// with it (ParseDefconfig).
+	Defconfig map[string]string
+	// Inputs are the files the spec reads (spec.Spec.Inputs): Yocto's
+	// image must wait for the tasks that deploy them.
+	Inputs []spec.InputRef
 }
 
 // BuildVars returns the settings of system ("buildroot" or "yocto") that
 // the variants of p need.
 func BuildVars(system string, p *plan.Plan, opts VarsOptions) (*Vars, error) {
 	n := Analyze(p)
-	spec := opts.SpecPath
-	if spec == "" {
-		spec = n.Spec
+	specPath := opts.SpecPath
+	if specPath == "" {
+		specPath = n.Spec
 	}
 	v := &Vars{System: system, Spec: n.Spec, Variants: n.Variants}
 	switch system {
 	case "buildroot":
-		buildrootVars(v, n, spec)
+		buildrootVars(v, n, specPath, opts.Defconfig)
 	case "yocto":
-		yoctoVars(v, n, spec)
+		yoctoVars(v, n, specPath, opts.Inputs)
 	default:
 		return nil, fmt.Errorf("no build system %q: use one of %s", system, strings.Join(Systems, ", "))
 	}
@@ -71,7 +82,11 @@ func (v *Vars) WriteTo(w io.Writer) (int64, error) {
 		if len(blk.Lines) == 0 && len(blk.Notes) == 0 {
 			continue
 		}
-		fmt.Fprintf(&b, "\n# %s\n", blk.Why)
+		if blk.Place != "" {
+			fmt.Fprintf(&b, "\n# [%s] %s\n", blk.Place, blk.Why)
+		} else {
+			fmt.Fprintf(&b, "\n# %s\n", blk.Why)
+		}
 		for _, l := range blk.Lines {
 			fmt.Fprintln(&b, l)
 		}

@@ -3,6 +3,8 @@ package buildsys
 import (
 	"strings"
 	"testing"
+
+	"github.com/fsbench/fsbench/spec"
 )
 
 // reliabilitySpec checks its bench partition on the target and measures
@@ -83,9 +85,12 @@ func TestYoctoVars(t *testing.T) {
 		`FSBENCH_SPEC := "board/acme/acme.fsb.hcl"`,
 		`FSBENCH_NATIVE_DEPENDS = "e2fsprogs-native f2fs-tools-native"`,
 		`IMAGE_INSTALL:append = " fio"`,
-		`INIT_MANAGER = "mdev-busybox"`,
-		"# Add meta-oe from meta-openembedded.",
-	}, []string{"sqlite3", "meta-filesystems"})
+		`FSBENCH_DEPLOY_DEPENDS = "virtual/kernel:do_deploy"`,
+		"# bblayers.conf: add meta-oe from meta-openembedded.",
+	}, []string{"sqlite3", "meta-filesystems", "DISTRO_FEATURES:append", "\nINIT_MANAGER"})
+	if !strings.Contains(text, `(INIT_MANAGER = "mdev-busybox" in the distro's configuration, which fsbench does not set)`) {
+		t.Errorf("the board's init is not named for the distro:\n%s", text)
+	}
 	if !strings.Contains(text, "# xfs: no native recipe provides mkfs.xfs") {
 		t.Errorf("xfs is not said to be unbuildable:\n%s", text)
 	}
@@ -94,8 +99,70 @@ func TestYoctoVars(t *testing.T) {
 	checkLines(t, text, []string{
 		`FSBENCH_NATIVE_DEPENDS = "dosfstools-native mtools-native"`,
 		`IMAGE_INSTALL:append = " sqlite3 dosfstools"`,
-		`INIT_MANAGER = "systemd"`,
-	}, []string{" fio", "meta-oe"})
+	}, []string{" fio", "meta-oe", "\nINIT_MANAGER"})
+	if !strings.Contains(text, `INIT_MANAGER = "systemd" in the distro's configuration`) {
+		t.Errorf("the board's init is not named for the distro:\n%s", text)
+	}
+	for _, blk := range []string{"# [image recipe] ", "# [local.conf] "} {
+		if !strings.Contains(text, blk) {
+			t.Errorf("no block placed %q:\n%s", blk, text)
+		}
+	}
+}
+
+func TestYoctoDeployDepends(t *testing.T) {
+	inputs := []spec.InputRef{
+		{Role: "kernel", Path: "${var.binaries}/Image"},
+		{Role: "dtb", Path: "${var.binaries}/imx8mp-evk.dtb"},
+		{Role: "raw", Path: "${var.binaries}/flash.bin"},
+		{Role: "file", Path: "${var.binaries}/bootfiles/start4.elf"},
+		{Role: "file", Path: "${var.binaries}/config.txt"},
+		{Role: "contents-tar", Path: "${var.rootfs_tar}"},
+		{Role: "partition-image", Path: "${var.binaries}/vendor.ext4"},
+	}
+	v, err := BuildVars("yocto", loadPlan(t, matrixSpec), VarsOptions{Inputs: inputs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := v.String()
+	checkLines(t, text, []string{
+		`FSBENCH_DEPLOY_DEPENDS = "virtual/kernel:do_deploy virtual/bootloader:do_deploy rpi-bootfiles:do_deploy rpi-config:do_deploy"`,
+		"# Which recipes deploy ${var.binaries}/vendor.ext4? Add their do_deploy to FSBENCH_DEPLOY_DEPENDS.",
+	}, []string{"rootfs_tar?"})
+}
+
+func TestBuildrootPostImageMerge(t *testing.T) {
+	defconfig := ParseDefconfig(`# a board's defconfig
+BR2_aarch64=y
+BR2_ROOTFS_POST_IMAGE_SCRIPT="board/acme/genimage.sh"
+BR2_ROOTFS_POST_IMAGE_SCRIPT_ARGS="-c board/acme/genimage.cfg"
+  BR2_TARGET_ROOTFS_EXT2=y
+not a setting
+`)
+	if defconfig["BR2_ROOTFS_POST_IMAGE_SCRIPT"] != "board/acme/genimage.sh" || defconfig["BR2_TARGET_ROOTFS_EXT2"] != "y" ||
+		defconfig["BR2_aarch64"] != "y" || len(defconfig) != 4 {
+		t.Fatalf("ParseDefconfig = %q", defconfig)
+	}
+	v, err := BuildVars("buildroot", loadPlan(t, matrixSpec), VarsOptions{SpecPath: "board/acme/acme.fsb.hcl", Defconfig: defconfig})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := v.String()
+	checkLines(t, text, []string{
+		`BR2_ROOTFS_POST_IMAGE_SCRIPT="board/acme/genimage.sh $(BR2_EXTERNAL_FSBENCH_PATH)/board/fsbench/post-image.sh"`,
+		`BR2_ROOTFS_POST_IMAGE_SCRIPT_ARGS="-c board/acme/genimage.cfg board/acme/acme.fsb.hcl"`,
+	}, []string{"run buildvars with -defconfig"})
+
+	// Merging twice changes nothing: the lines already name fsbench.
+	again := ParseDefconfig(text)
+	v, err = BuildVars("buildroot", loadPlan(t, matrixSpec), VarsOptions{SpecPath: "board/acme/acme.fsb.hcl", Defconfig: again})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkLines(t, v.String(), []string{
+		`BR2_ROOTFS_POST_IMAGE_SCRIPT="board/acme/genimage.sh $(BR2_EXTERNAL_FSBENCH_PATH)/board/fsbench/post-image.sh"`,
+		`BR2_ROOTFS_POST_IMAGE_SCRIPT_ARGS="-c board/acme/genimage.cfg board/acme/acme.fsb.hcl"`,
+	}, nil)
 }
 
 func TestBuildVarsUnknownSystem(t *testing.T) {

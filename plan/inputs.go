@@ -69,28 +69,12 @@ func collectInputs(s *spec.Spec, cache *digest.Cache) ([]Input, hcl.Diagnostics)
 		}
 		jobs = append(jobs, &job{in: Input{Role: role, Path: p}, at: at, digest: sum})
 	}
-	for _, v := range s.Variants {
-		if bf := v.Board.Boot; bf != nil {
-			add("kernel", bf.Kernel, bf.Of("kernel"), cache.File)
-			add("dtb", bf.DTB, bf.Of("dtb"), cache.File)
-			add("initramfs", bf.Initramfs, bf.Of("initramfs"), cache.File)
-			add("fdtdir", bf.FDTDir, bf.Of("fdtdir"), tree)
+	for _, in := range s.Inputs() {
+		sum := cache.File
+		if in.Dir {
+			sum = tree
 		}
-		for _, img := range v.Images {
-			for _, r := range img.Raw {
-				add("raw", r.File, r.Of("file"), cache.File)
-			}
-			for _, p := range img.Partitions {
-				add("partition-image", p.ImageFile, p.Of("image"), cache.File)
-				if ct := p.Contents; ct != nil {
-					add("contents-dir", ct.Dir, ct.Of("dir"), tree)
-					add("contents-tar", ct.Tar, ct.Of("tar"), cache.File)
-					for _, f := range ct.Files {
-						add("file", f.Source, f.Of("source"), cache.File)
-					}
-				}
-			}
-		}
+		add(in.Role, in.Path, in.At, sum)
 	}
 	// A kernel, a tarball and a tree are read at once: digesting is most
 	// of what a build waits for before it starts.

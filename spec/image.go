@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/fsbench/fsbench/internal/fields"
 	"github.com/fsbench/fsbench/internal/units"
@@ -278,7 +280,10 @@ func (d *decoder) inputAttr(attrs hcl.Attributes, name, summary, kind string, rn
 					names = append(names, ref)
 				}
 			}
-			p = strings.Join(names, " ")
+			p = exprText(a.Expr, d.ctx)
+			if p == "" {
+				p = "${" + strings.Join(names, "}${") + "}"
+			}
 			paths.addPending(Pending{At: rng, Path: p, Kind: kind, Variables: names})
 			return p, true
 		}
@@ -288,6 +293,53 @@ func (d *decoder) inputAttr(attrs hcl.Attributes, name, summary, kind string, rn
 		return "", false
 	}
 	return p, d.inputFile(rng, p, kind, paths, withSize)
+}
+
+// exprText writes a path expression with its unknown parts as written:
+// "${var.binaries}/MLO". The parts whose values are known are their
+// values. "" for an expression it cannot write.
+func exprText(e hcl.Expression, ctx *hcl.EvalContext) string {
+	switch x := e.(type) {
+	case *hclsyntax.ScopeTraversalExpr:
+		return "${" + traversalText(x.Traversal) + "}"
+	case *hclsyntax.TemplateWrapExpr:
+		return exprText(x.Wrapped, ctx)
+	case *hclsyntax.TemplateExpr:
+		var b strings.Builder
+		for _, part := range x.Parts {
+			v, diags := part.Value(ctx)
+			if !diags.HasErrors() && v.IsWhollyKnown() && v.Type() == cty.String && !v.IsNull() {
+				b.WriteString(v.AsString())
+				continue
+			}
+			t := exprText(part, ctx)
+			if t == "" {
+				return ""
+			}
+			b.WriteString(t)
+		}
+		return b.String()
+	}
+	return ""
+}
+
+// traversalText is a traversal as written: var.binaries.
+func traversalText(tr hcl.Traversal) string {
+	var b strings.Builder
+	for i, step := range tr {
+		switch s := step.(type) {
+		case hcl.TraverseRoot:
+			b.WriteString(s.Name)
+		case hcl.TraverseAttr:
+			b.WriteString("." + s.Name)
+		default:
+			if i == 0 {
+				return ""
+			}
+			b.WriteString("[...]")
+		}
+	}
+	return b.String()
 }
 
 // traversalName is "var.NAME" for a reference to a variable, "" for

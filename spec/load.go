@@ -54,6 +54,9 @@ type Spec struct {
 	// BuildVariables are the required variables a planning load had no
 	// value for: the build system gives them.
 	BuildVariables []string
+	// IgnoredEnv are the FSB_VAR_ names of the environment that the spec
+	// declares no variable for: ignored, as values for other specs.
+	IgnoredEnv []string
 }
 
 // Pending is an input the spec reads that a planning load did not find:
@@ -173,8 +176,8 @@ func declarations(content *hcl.BodyContent) (map[string]*variable, []*hcl.Attrib
 func (s *Spec) variables(decls map[string]*variable, opts Options) (*hcl.EvalContext, hcl.Diagnostics) {
 	base := &hcl.EvalContext{Functions: functions()}
 	given, diags := s.givenVariables(opts)
-	vals, fromBuild, adiags := assignVariables(decls, given, base, opts.Planning)
-	s.Variables, s.BuildVariables = vals, fromBuild
+	vals, fromBuild, ignored, adiags := assignVariables(decls, given, base, opts.Planning)
+	s.Variables, s.BuildVariables, s.IgnoredEnv = vals, fromBuild, ignored
 	ctx := base.NewChild()
 	ctx.Variables = map[string]cty.Value{"var": cty.ObjectVal(vals)}
 	return ctx, append(diags, adiags...)

@@ -3,6 +3,7 @@ package spec_test
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -94,6 +95,29 @@ image "d" {
 		if got := s.Variants[0].Images[0].Size >> 20; got != c.want {
 			t.Errorf("%s: size = %dMiB, want %dMiB", c.name, got, c.want)
 		}
+	}
+}
+
+// TestUndeclaredVariables: a value from the environment for a variable
+// the spec does not declare is for another spec (the build systems offer
+// rootfs_tar and binaries to every spec) and is listed as ignored; a -var
+// for one is an error that says how to declare it.
+func TestUndeclaredVariables(t *testing.T) {
+	src := `
+variable "rootfs_tar" { default = "" }
+image "d" { size = "64MiB" }
+`
+	s := load(t, src, spec.Options{Environ: []string{"FSB_VAR_binaries=/out/images", "FSB_VAR_rootfs_tar=/out/rootfs.tar", "FSB_VAR_=x"}})
+	if !slices.Equal(s.IgnoredEnv, []string{"binaries"}) {
+		t.Errorf("IgnoredEnv = %q, want [binaries]", s.IgnoredEnv)
+	}
+	path := filepath.Join(t.TempDir(), "t.fsb.hcl")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, diags := spec.Load(path, spec.Options{Vars: []string{"binaries=/out/images"}})
+	if !diags.HasErrors() || !strings.Contains(diags.Error(), `declare it in the spec: variable "binaries" { type = string }`) {
+		t.Errorf("-var for an undeclared variable: %v", diags)
 	}
 }
 

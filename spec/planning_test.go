@@ -63,7 +63,7 @@ func TestPlanningNeedsNoBuildOutput(t *testing.T) {
 		"output/images/spl.bin (board.fsb.hcl:17)",
 		"output/images/u-boot.itb (board.fsb.hcl:23)",
 		"output/images/firmware.img (board.fsb.hcl:27)",
-		"var.rootfs_tar (board.fsb.hcl:33): a file named by var.rootfs_tar, which the build gives",
+		"${var.rootfs_tar} (board.fsb.hcl:33): a file named by var.rootfs_tar, which the build gives",
 		"variable rootfs_tar: no value yet",
 	} {
 		if !strings.Contains(got, want) {

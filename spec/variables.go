@@ -118,10 +118,8 @@ func textVar(origin, text, source string, sources map[string][]byte) rawVar {
 // environment values, var-files and -var flags, then converts and
 // validates each value. Like Terraform, text values for non-string types
 // are parsed as HCL expressions ("[1, 2]").
-func assignVariables(decls map[string]*variable, given map[string]rawVar, functionsCtx *hcl.EvalContext, planning bool) (map[string]cty.Value, []string, hcl.Diagnostics) {
-	var diags hcl.Diagnostics
-	var fromBuild []string
-	vals := map[string]cty.Value{}
+func assignVariables(decls map[string]*variable, given map[string]rawVar, functionsCtx *hcl.EvalContext, planning bool) (vals map[string]cty.Value, fromBuild, ignored []string, diags hcl.Diagnostics) {
+	vals = map[string]cty.Value{}
 	names := make([]string, 0, len(decls))
 	for n := range decls {
 		names = append(names, n)
@@ -152,20 +150,27 @@ func assignVariables(decls map[string]*variable, given map[string]rawVar, functi
 	}
 	for _, name := range sortedNames(given) {
 		raw := given[name]
-		if _, ok := decls[name]; ok || raw.fromEnv {
+		if _, ok := decls[name]; ok {
+			continue
+		}
+		if raw.fromEnv {
 			// Like TF_VAR_*, an environment value for a variable the spec
-			// does not declare is for another spec: ignore it.
+			// does not declare is for another spec (the build systems
+			// offer rootfs_tar and binaries to every spec): ignored, and
+			// said in the build's log.
+			ignored = append(ignored, name)
 			continue
 		}
 		diags = append(diags, diag.Errorf(raw.Name, "Undeclared variable",
-			fmt.Sprintf("%s sets %q, which the spec does not declare.%s", raw.Source, name, diag.DidYouMean(name, names))))
+			fmt.Sprintf("%s sets %q, which the spec does not declare.%s To use it, declare it in the spec: variable %q { type = string }.",
+				raw.Source, name, diag.DidYouMean(name, names), name)))
 	}
 	ctx := functionsCtx.NewChild()
 	ctx.Variables = map[string]cty.Value{"var": cty.ObjectVal(vals)}
 	for _, name := range names {
 		diags = append(diags, checkValidations(decls[name], ctx)...)
 	}
-	return vals, fromBuild, diags
+	return vals, fromBuild, ignored, diags
 }
 
 func (raw rawVar) value(decl *variable) (cty.Value, hcl.Diagnostics) {

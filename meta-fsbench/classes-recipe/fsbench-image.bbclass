@@ -7,8 +7,11 @@
 #   FSBENCH_SPEC := "${THISDIR}/files/board.fsb.hcl"
 #
 # do_image_fsbench runs "fsbench build" on the image's root filesystem
-# tarball, which the spec receives as a variable (-var rootfs_tar=PATH),
-# with the fsbench-runner the image installs. fsbench adds the compiled test
+# tarball, which the spec receives as its variable rootfs_tar
+# (FSB_VAR_rootfs_tar), with the fsbench-runner the image installs.
+# DEPLOY_DIR_IMAGE reaches it as its variable binaries (FSB_VAR_binaries):
+# a spec uses those of the two it declares, as with Buildroot, and the
+# build's log says which it ignored. fsbench adds the compiled test
 # plan and the runner's start hook to each variant's root filesystem, and
 # writes per variant the disk image, its .bmap, manifest.json, bootargs.txt,
 # fstab and bootloader file into IMGDEPLOYDIR/IMAGE_NAME.fsbench/<variant>/,
@@ -39,11 +42,14 @@ IMAGE_INSTALL:append = "${@bb.utils.contains('IMAGE_FSTYPES', 'fsbench', ' ${FSB
 
 do_image_fsbench[depends] += "fsbench-native:do_populate_sysroot attr-native:do_populate_sysroot \
     ${@' '.join(p + ':do_populate_sysroot' for p in (d.getVar('FSBENCH_NATIVE_DEPENDS') or '').split())}"
-# The kernel and device trees a board block's boot { } puts into the image
-# come from DEPLOY_DIR_IMAGE, which the spec receives as its variable
-# "binaries" when it declares one (FSB_VAR_binaries; ignored otherwise).
-FSBENCH_BOOT_DEPENDS ??= "virtual/kernel:do_deploy"
-do_image_fsbench[depends] += "${FSBENCH_BOOT_DEPENDS}"
+# The files a spec reads from DEPLOY_DIR_IMAGE (kernel, device trees,
+# boot loader, firmware) are deployed by other recipes' do_deploy: the
+# image waits for each of them, as wic waits for those its .wks reads.
+# "fsbench buildvars -for yocto SPEC" lists them. FSBENCH_BOOT_DEPENDS is
+# its older name.
+FSBENCH_DEPLOY_DEPENDS ??= "virtual/kernel:do_deploy"
+FSBENCH_BOOT_DEPENDS ??= ""
+do_image_fsbench[depends] += "${FSBENCH_DEPLOY_DEPENDS} ${FSBENCH_BOOT_DEPENDS}"
 do_image_fsbench[file-checksums] += "${@'%s:True' % d.getVar('FSBENCH_SPEC') if d.getVar('FSBENCH_SPEC') else ''}"
 
 # fsbench stages the tree in a fakeroot session of its own (the build
@@ -60,11 +66,13 @@ IMAGE_CMD:fsbench () {
 	fi
 	out="${IMGDEPLOYDIR}/${IMAGE_NAME}.fsbench"
 	rm -rf "$out"
-	set --
 	if [ -n "${FSBENCH_ROOTFS_VAR}" ]; then
-		set -- -var "${FSBENCH_ROOTFS_VAR}=${IMGDEPLOYDIR}/${IMAGE_NAME}.tar"
+		case "${FSBENCH_ROOTFS_VAR}" in
+		*[!A-Za-z0-9_]*) bbfatal "fsbench-image: FSBENCH_ROOTFS_VAR=${FSBENCH_ROOTFS_VAR} is not a variable name" ;;
+		esac
+		export "FSB_VAR_${FSBENCH_ROOTFS_VAR}=${IMGDEPLOYDIR}/${IMAGE_NAME}.tar"
 	fi
 	PSEUDO_UNLOAD=1 SOURCE_DATE_EPOCH="$(stat -c '%Y' ${IMAGE_ROOTFS})" FSBENCH_RUNNER="$runner" CI=1 \
 		FSB_VAR_binaries="${DEPLOY_DIR_IMAGE}" \
-		fsbench build -o "$out" -root "${IMGDEPLOYDIR}" -root "${DEPLOY_DIR_IMAGE}" "$@" ${FSBENCH_BUILD_ARGS} "${FSBENCH_SPEC}"
+		fsbench build -o "$out" -root "${IMGDEPLOYDIR}" -root "${DEPLOY_DIR_IMAGE}" ${FSBENCH_BUILD_ARGS} "${FSBENCH_SPEC}"
 }

@@ -54,6 +54,7 @@ func runBuild(env *Env, args []string) int {
 	if diags.HasErrors() {
 		return ExitInvalid
 	}
+	logIgnoredEnv(env, s)
 	variants, code := selectVariants(env, p, *variant)
 	if code != ExitOK {
 		return code
@@ -158,6 +159,7 @@ func loadVariants(env *Env, path string, sf *specFlags, variant string) (*spec.S
 	if diags.HasErrors() {
 		return nil, nil, nil, ExitInvalid
 	}
+	logIgnoredEnv(env, s)
 	variants, code := selectVariants(env, p, variant)
 	return s, p, variants, code
 }
@@ -176,4 +178,13 @@ func selectVariants(env *Env, p *plan.Plan, name string) ([]plan.Variant, int) {
 	}
 	fmt.Fprintf(env.Stderr, "fsbench: no variant %q.%s Variants: %s\n", name, didYouMean(name, names), strings.Join(names, ", "))
 	return nil, ExitUsage
+}
+
+// logIgnoredEnv says which FSB_VAR_ values the spec ignored: the build
+// systems offer rootfs_tar and binaries to every spec, and one that does
+// not declare them builds without.
+func logIgnoredEnv(env *Env, s *spec.Spec) {
+	for _, name := range s.IgnoredEnv {
+		env.Log.Infof("FSB_VAR_%s is set, and the spec declares no variable %q: ignored (declare it to use it: variable %q { type = string })", name, name, name)
+	}
 }

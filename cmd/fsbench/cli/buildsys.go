@@ -3,11 +3,13 @@ package cli
 import (
 	"flag"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 
 	"github.com/fsbench/fsbench/buildsys"
 	"github.com/fsbench/fsbench/plan"
+	"github.com/fsbench/fsbench/spec"
 )
 
 func runKconfig(env *Env, args []string) int {
@@ -19,7 +21,7 @@ func runKconfig(env *Env, args []string) int {
 	if code, done := parse(fs, args); done {
 		return code
 	}
-	p, code := loadForBuildsys(env, fs, &sf, *variant)
+	_, p, code := loadForBuildsys(env, fs, &sf, *variant)
 	if code != ExitOK {
 		return code
 	}
@@ -37,6 +39,7 @@ func runBuildvars(env *Env, args []string) int {
 	system := fs.String("for", "", "the build system: "+strings.Join(buildsys.Systems, " or "))
 	variant := fs.String("variant", "", "only this variant")
 	specPath := fs.String("spec-path", "", "the spec's path as the build will name it (default: as given)")
+	defconfig := fs.String("defconfig", "", "buildroot: the board's defconfig, whose post-image settings the printed lines merge with (genimage.sh, say)")
 	if code, done := parse(fs, args); done {
 		return code
 	}
@@ -44,14 +47,23 @@ func runBuildvars(env *Env, args []string) int {
 		fmt.Fprintf(env.Stderr, "fsbench buildvars: -for %q: use one of %s\n", *system, strings.Join(buildsys.Systems, ", "))
 		return ExitUsage
 	}
-	p, code := loadForBuildsys(env, fs, &sf, *variant)
+	s, p, code := loadForBuildsys(env, fs, &sf, *variant)
 	if code != ExitOK {
 		return code
 	}
 	if *specPath == "" {
 		*specPath = fs.Arg(0)
 	}
-	v, err := buildsys.BuildVars(*system, p, buildsys.VarsOptions{SpecPath: *specPath})
+	opts := buildsys.VarsOptions{SpecPath: *specPath, Inputs: s.Inputs()}
+	if *defconfig != "" {
+		src, err := os.ReadFile(*defconfig)
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "fsbench buildvars: %s\n", err)
+			return ExitIO
+		}
+		opts.Defconfig = buildsys.ParseDefconfig(string(src))
+	}
+	v, err := buildsys.BuildVars(*system, p, opts)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "fsbench buildvars: %s\n", err)
 		return ExitUsage
@@ -65,20 +77,20 @@ func runBuildvars(env *Env, args []string) int {
 // loadForBuildsys loads the spec of a command that describes a build
 // configuration and keeps the variant asked for. Contents are not
 // digested: the rootfs a build system will make does not exist yet.
-func loadForBuildsys(env *Env, fs *flag.FlagSet, sf *specFlags, variant string) (*plan.Plan, int) {
+func loadForBuildsys(env *Env, fs *flag.FlagSet, sf *specFlags, variant string) (*spec.Spec, *plan.Plan, int) {
 	path, code := oneSpec(env, fs, sf)
 	if code != ExitOK {
-		return nil, code
+		return nil, nil, code
 	}
 	s, p, diags := plan.Load(path, sf.planningOptions(env))
 	writeDiags(env, s, diags)
 	if diags.HasErrors() {
-		return nil, ExitInvalid
+		return nil, nil, ExitInvalid
 	}
 	variants, code := selectVariants(env, p, variant)
 	if code != ExitOK {
-		return nil, code
+		return nil, nil, code
 	}
 	p.Variants = variants
-	return p, ExitOK
+	return s, p, ExitOK
 }
