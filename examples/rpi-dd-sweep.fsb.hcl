@@ -66,6 +66,18 @@ variable "rootfs_tar" {
   description = "A root filesystem tarball (Raspbian's, say); empty for fsbench's busybox userland."
 }
 
+variable "binaries" {
+  type        = string
+  default     = ""
+  description = "A build system's output (Buildroot's output/images, Yocto's DEPLOY_DIR_IMAGE): with it, the card boots by itself. Empty: the boot partition is left to the build system."
+}
+
+variable "dtb" {
+  type        = string
+  default     = "bcm2709-rpi-2-b.dtb"
+  description = "The Pi's device tree in binaries (bcm2710-rpi-3-b.dtb for a Pi 3 in 32-bit mode)."
+}
+
 locals {
   # The Pi's firmware reads cmdline.txt from the FAT boot partition; its
   # serial console is the PL011 UART, and the SD card is mmcblk0.
@@ -90,14 +102,27 @@ matrix "fs" {
 }
 
 # The Pi's firmware (bootcode.bin, start*.elf, config.txt) and kernel come
-# from the build system, which copies them onto the FAT partition;
-# fsbench writes cmdline.txt beside the image with the variant's root.
+# from the build system. With var.binaries, fsbench copies them onto the
+# FAT partition with cmdline.txt (the variant's bootargs) and config.txt
+# (the firmware's own, then the lines that load this kernel and device
+# tree); without it, cmdline.txt is written beside the image for the
+# build system to install.
 board "raspberry-pi" {
   arch       = local.board.arch
   console    = local.board.console
   storage    = local.board.storage
   init       = "busybox"
   bootloader = local.board.bootloader
+
+  dynamic "boot" {
+    for_each = var.target == "board" && var.binaries != "" ? [var.binaries] : []
+    content {
+      partition  = partition.boot
+      kernel     = "${boot.value}/zImage"
+      dtb        = "${boot.value}/${var.dtb}"
+      config_txt = ["enable_uart=1"]
+    }
+  }
 }
 
 image "sdcard" {
@@ -113,6 +138,13 @@ image "sdcard" {
     filesystem {
       type  = "vfat"
       label = "boot"
+    }
+
+    dynamic "contents" {
+      for_each = var.target == "board" && var.binaries != "" ? [var.binaries] : []
+      content {
+        dir = "${contents.value}/rpi-firmware"
+      }
     }
   }
 

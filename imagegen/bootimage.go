@@ -101,19 +101,24 @@ func (b *builder) bootLayer(ctx context.Context, p *plan.Plan, v plan.Variant, w
 	hasInitrd := slices.ContainsFunc(files, func(f bootFile) bool { return f.name == initramfsName })
 	in := func(name string) string { return path.Join(bt.Dir, name) }
 	// The device tree: one file, or a directory U-Boot picks ${fdtfile}
-	// from; fdtLine is extlinux.conf's line for it, fdtLoad the file
-	// boot.cmd loads.
-	fdtLine, fdtLoad := "", ""
+	// from (the Raspberry Pi firmware picks by the board's model from the
+	// partition's top); fdtLine is extlinux.conf's line for it, fdtLoad
+	// the file boot.cmd loads.
+	fdtLine, fdtLoad, dtb := "", "", ""
 	switch {
 	case bt.DTB != "":
-		dtb := path.Base(filepath.ToSlash(bt.DTB))
+		dtb = path.Base(filepath.ToSlash(bt.DTB))
 		if err := cmdline.Word(dtb); err != nil || dtb == "." || dtb == ".." {
 			return "", nil, fmt.Errorf("device tree file name %q cannot be named in a boot file", dtb)
 		}
 		files = append(files, bootFile{name: dtb, src: b.input(bt.DTB)})
 		fdtLine, fdtLoad = "fdt "+in(dtb), in(dtb)
 	case bt.FDTDir != "":
-		dtbs, err := treeFiles(b.input(bt.FDTDir), fdtDirName)
+		into := fdtDirName
+		if v.Board.Bootloader == "rpi" {
+			into = ""
+		}
+		dtbs, err := treeFiles(b.input(bt.FDTDir), into)
 		if err != nil {
 			return "", nil, fmt.Errorf("fdtdir %s: %w", bt.FDTDir, err)
 		}
@@ -121,6 +126,12 @@ func (b *builder) bootLayer(ctx context.Context, p *plan.Plan, v plan.Variant, w
 		fdtLine, fdtLoad = "fdtdir "+in(fdtDirName), in(fdtDirName)+"/${fdtfile}"
 	}
 	switch v.Board.Bootloader {
+	case "rpi":
+		rpi, err := b.rpiFiles(ctx, v, line, kernelName, hasInitrd, dtb)
+		if err != nil {
+			return "", nil, err
+		}
+		files = append(files, rpi...)
 	case "extlinux":
 		conf := inImageExtlinux(v.Name, line, in(kernelName), in(initramfsName), hasInitrd, fdtLine)
 		files = append(files, bootFile{name: "extlinux/extlinux.conf", data: []byte(conf)})

@@ -101,6 +101,9 @@ type Boot struct {
 	// kernel, from which U-Boot loads its ${fdtfile}.
 	FDTDir    string `json:"fdtdir,omitempty"`
 	Initramfs string `json:"initramfs,omitempty"`
+	// ConfigTxt are the spec's lines for the Raspberry Pi firmware's
+	// config.txt (bootloader "rpi").
+	ConfigTxt []string `json:"config_txt,omitempty"`
 }
 
 // Image is one disk image.

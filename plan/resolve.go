@@ -626,6 +626,14 @@ func (r *resolver) boot(sv *spec.Variant, v Variant) *Boot {
 		rng = bf.Decl
 	}
 	switch {
+	case sv.Board.Bootloader == "rpi":
+		if part.Number != 1 {
+			r.errorf(rng, "Raspberry Pi boot files off the first partition",
+				"The Raspberry Pi firmware reads config.txt, cmdline.txt and the kernel from partition 1 only; partition %q is number %d: make it the first.", part.Name, part.Number)
+		}
+		// The firmware reads the partition's top directory.
+		b.Dir = "/"
+		b.ConfigTxt = bf.ConfigTxt
 	case bootable && !part.Bootable:
 		r.errorf(rng, "Boot files on a partition U-Boot does not scan",
 			"U-Boot's distro boot looks for boot files on the partitions marked bootable, and partition %q is not: mark it bootable = true.", part.Name)

@@ -70,6 +70,9 @@ func (d *decoder) board(b *hcl.Block, paths *resolver) *Board {
 	bd.Init = d.enum(c.Attributes, "init", "busybox", "Unsupported init system", "busybox", "sysvinit", "systemd")
 	bd.RootBy = d.enum(c.Attributes, "root_by", "partuuid", "Invalid root_by", "partuuid", "partlabel", "device")
 	bd.Bootloader = d.enum(c.Attributes, "bootloader", "none", "Unsupported bootloader", "none", "extlinux", "uboot", "rpi")
+	if bd.Bootloader == "rpi" && bd.Arch != arch.ARM64 && bd.Arch != arch.ARM {
+		d.errorf(bd.Of("bootloader"), "Unsupported bootloader", "The Raspberry Pi firmware boots arm64 and arm kernels; the board is %s.", bd.Arch)
+	}
 	bd.KernelArgs = d.strings(c.Attributes, "kernel_args", "Invalid kernel arguments")
 	for i, a := range bd.KernelArgs {
 		if err := cmdline.Word(a); err != nil {

@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/fsbench/fsbench/filesystems"
+	"github.com/fsbench/fsbench/internal/cmdline"
 	"github.com/fsbench/fsbench/spec/diag"
 )
 
@@ -21,16 +22,20 @@ type BootFiles struct {
 	// (Initramfs must then be ""). FDTDir is a directory of device trees
 	// instead of DTB, from which U-Boot loads its ${fdtfile}.
 	Kernel, DTB, Initramfs, FDTDir string
+	// ConfigTxt are lines for the Raspberry Pi firmware's config.txt
+	// (bootloader "rpi"), written before the lines fsbench sets.
+	ConfigTxt []string
 	Ranges
 }
 
 var bootSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "partition"}, {Name: "kernel"}, {Name: "dtb"}, {Name: "initramfs"}, {Name: "fdtdir"}},
+	Attributes: []hcl.AttributeSchema{{Name: "partition"}, {Name: "kernel"}, {Name: "dtb"}, {Name: "initramfs"}, {Name: "fdtdir"}, {Name: "config_txt"}},
 }
 
 // bootLoaders that read boot files from a partition: U-Boot's distro
-// boot, with extlinux.conf or boot.scr.
-var bootLoaders = []string{"extlinux", "uboot"}
+// boot, with extlinux.conf or boot.scr, and the Raspberry Pi firmware,
+// with config.txt and cmdline.txt.
+var bootLoaders = []string{"extlinux", "uboot", "rpi"}
 
 func (d *decoder) bootFiles(b *hcl.Block, bd *Board, paths *resolver) *BootFiles {
 	c := d.content(b.Body, bootSchema)
@@ -58,9 +63,32 @@ func (d *decoder) bootFiles(b *hcl.Block, bd *Board, paths *resolver) *BootFiles
 	}
 	if !slices.Contains(bootLoaders, bd.Bootloader) {
 		d.errorf(b.DefRange, "Boot files without a bootloader that reads them",
-			"A boot block puts the kernel and extlinux.conf or boot.scr into the image for U-Boot to read: set bootloader = \"extlinux\" or \"uboot\" (it is %q).", bd.Bootloader)
+			"A boot block puts the kernel and extlinux.conf, boot.scr or the Raspberry Pi's config.txt and cmdline.txt into the image for the bootloader to read: set bootloader = \"extlinux\", \"uboot\" or \"rpi\" (it is %q).", bd.Bootloader)
 	}
+	d.rpiBootFiles(c.Attributes, bf, bd)
 	return bf
+}
+
+// rpiBootFiles reads config_txt and checks what the Raspberry Pi
+// firmware needs: the board's own kernel (Debian's initramfs is made for
+// QEMU's disks), which it loads by config.txt's kernel= line.
+func (d *decoder) rpiBootFiles(attrs hcl.Attributes, bf *BootFiles, bd *Board) {
+	if _, ok := attrs["config_txt"]; ok {
+		bf.ConfigTxt = d.strings(attrs, "config_txt", "Invalid config_txt")
+		if bd.Bootloader != "rpi" {
+			d.errorf(bf.Of("config_txt"), "config_txt without the Raspberry Pi firmware",
+				"config_txt is lines of the Raspberry Pi firmware's config.txt: it needs bootloader = \"rpi\" (it is %q).", bd.Bootloader)
+		}
+		for i, line := range bf.ConfigTxt {
+			if err := cmdline.RPiConfigLine(line); err != nil {
+				d.errorf(bf.OfElem("config_txt", i), "Invalid config_txt line", "Line %d, %q: %v.", i+1, line, err)
+			}
+		}
+	}
+	if _, ok := attrs["kernel"]; bd.Bootloader == "rpi" && !ok {
+		d.errorf(bf.Decl, "Raspberry Pi boot files without a kernel",
+			"The Raspberry Pi firmware boots the board's own kernel, which the build system makes: kernel = \"${var.binaries}/Image\" (arm64) or \"${var.binaries}/zImage\" (32-bit), with the board's device tree (dtb) or the firmware's (fdtdir).")
+	}
 }
 
 // partitionRefFor reads `NAME = partition.PART`.
@@ -104,6 +132,17 @@ func (d *decoder) checkBootFiles(bd *Board, images []*Image) {
 		d.errorf(rng, "Unknown partition", "Image %q, the one the board boots, has no partition %q.%s", img.Name, bf.Partition, diag.DidYouMean(bf.Partition, names))
 	case p.Filesystem == nil:
 		d.errorf(rng, "Boot files on a partition without a filesystem", "Partition %q has no filesystem block to put the boot files in.", p.Name)
+	case bd.Bootloader == "rpi" && p.Filesystem.Type != "vfat":
+		d.errorf(rng, "Raspberry Pi boot files off a FAT partition",
+			"The Raspberry Pi firmware reads config.txt, cmdline.txt and the kernel from the first partition, which must be vfat; partition %q holds %s: put them on the boot partition with partition = partition.NAME.",
+			p.Name, p.Filesystem.Type)
+	case bd.Bootloader == "rpi" && p.Contents != nil:
+		for _, f := range p.Contents.Files {
+			if name := strings.TrimPrefix(f.Path, "/"); name == "config.txt" || name == "cmdline.txt" {
+				d.errorf(f.Decl, "A file the boot block writes",
+					"The boot block writes %s for the Raspberry Pi firmware, with the variant's bootargs: give config.txt's lines in the boot block's config_txt, and the kernel's arguments in the board's bootargs.", name)
+			}
+		}
 	case !readsBootFiles(p.Filesystem.Type):
 		d.errorf(rng, "Boot files on a filesystem U-Boot cannot read",
 			"U-Boot reads boot files from %s only, and partition %q holds %s: put them on a partition of one of those types with partition = partition.NAME.",

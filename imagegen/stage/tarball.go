@@ -41,6 +41,47 @@ func copyTarball(ctx context.Context, w *writer, path string) error {
 	return nil
 }
 
+// TarballFile returns the content of the regular file name (a path
+// relative to the archive's top, "config.txt") in the tarball at path, the
+// last member of that name as tar would extract it, and whether there is
+// one. A member over limit bytes is an error.
+func TarballFile(ctx context.Context, path, name string, limit int64) (data []byte, found bool, err error) {
+	r, done, err := openTarball(ctx, path)
+	if err != nil {
+		return nil, false, fmt.Errorf("%s: %w", path, err)
+	}
+	tr := tar.NewReader(r)
+	for err == nil {
+		var h *tar.Header
+		if h, err = tr.Next(); err != nil {
+			continue
+		}
+		if n, nerr := cleanName(h.Name); nerr != nil || n != name {
+			continue
+		}
+		if h.Typeflag != tar.TypeReg {
+			data, found = nil, false // a later member replaces an earlier one
+			continue
+		}
+		if h.Size > limit {
+			err = fmt.Errorf("%s is %d bytes, over %d", name, h.Size, limit)
+			break
+		}
+		data, err = io.ReadAll(tr)
+		found = true
+	}
+	if errors.Is(err, io.EOF) {
+		_, err = io.Copy(io.Discard, r)
+	}
+	if derr := done(err != nil); err == nil {
+		err = derr
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("%s: %w", path, err)
+	}
+	return data, found, nil
+}
+
 // openTarball returns the uncompressed stream, recognising the compression
 // by content, as tar does: gzip and bzip2 are read in Go, xz and zstd by
 // their own tools, run without a shell. done releases everything and

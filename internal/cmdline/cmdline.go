@@ -2,7 +2,8 @@
 // command line, a mount option or an fstab field, and writes them with the
 // quoting each consumer reads: the kernel's own parser, extlinux.conf,
 // U-Boot's hush (boot.cmd puts the command line in double quotes),
-// the Raspberry Pi firmware's one-line cmdline.txt and fstab(5).
+// the Raspberry Pi firmware's one-line cmdline.txt and fstab(5); and
+// which lines a spec may add to the firmware's config.txt.
 //
 // A word that could split into two arguments, end a line, close a quote or
 // start an expansion in any of them is refused, so that no spec value can
@@ -12,7 +13,9 @@
 package cmdline
 
 import (
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -128,4 +131,42 @@ func Split(line string) []string {
 		out = append(out, cur.String())
 	}
 	return out
+}
+
+// rpiReserved are the config.txt settings fsbench writes itself, or that
+// would move where the Raspberry Pi firmware reads the kernel, the device
+// tree or the command line from.
+var rpiReserved = []string{
+	"kernel", "kernel_address", "initramfs", "ramfsfile", "ramfsaddr", "initrd_address",
+	"device_tree", "device_tree_address", "cmdline", "os_prefix", "arm_64bit", "include",
+}
+
+// RPiConfigLine reports why s cannot be one line of a Raspberry Pi
+// config.txt that fsbench writes, or nil: a line must not hold a control
+// character (which could end it and start another), must not open a
+// conditional section ("[pi4]": the lines after it would apply to some
+// boards only), and must not set what fsbench sets (kernel=, initramfs,
+// cmdline=, ...).
+func RPiConfigLine(s string) error {
+	for _, r := range s {
+		if r < 0x20 && r != '\t' || r == 0x7f {
+			return fmt.Errorf("control character %q: one list element is one line", r)
+		}
+	}
+	t := strings.TrimSpace(s)
+	if t == "" || strings.HasPrefix(t, "#") {
+		return nil
+	}
+	if strings.HasPrefix(t, "[") {
+		return errors.New("a conditional section would hold the lines after it: give each line unconditionally")
+	}
+	key, _, _ := strings.Cut(strings.ReplaceAll(t, "\t", " "), " ")
+	key, _, _ = strings.Cut(key, "=")
+	if key == "" {
+		return errors.New("a line starts with a setting's name")
+	}
+	if slices.Contains(rpiReserved, strings.ToLower(key)) {
+		return fmt.Errorf("%s is set by fsbench from the boot block (kernel, initramfs, dtb) and the bootargs", key)
+	}
+	return nil
 }

@@ -71,3 +71,21 @@ func TestFstabField(t *testing.T) {
 		t.Error("Path refused a space")
 	}
 }
+
+func TestRPiConfigLine(t *testing.T) {
+	for _, ok := range []string{"dtoverlay=vc4-kms-v3d", "gpu_mem=64", "enable_uart=1", "dtparam=sd_overclock=100", "# a comment", "", "disable_splash=1", "max_framebuffers 2"} {
+		if err := RPiConfigLine(ok); err != nil {
+			t.Errorf("RPiConfigLine(%q) = %v, want nil", ok, err)
+		}
+	}
+	for _, bad := range []string{
+		"gpu_mem=64\nkernel=evil.img", "enable_uart=1\r", "a\x00b", // a second line
+		"[pi4]", " [all]", // a section holding fsbench's lines
+		"kernel=evil.img", "KERNEL=x", "cmdline=other.txt", "os_prefix=evil/", "initramfs x followkernel",
+		"device_tree=x.dtb", "include other.txt", "arm_64bit=0", "=1",
+	} {
+		if err := RPiConfigLine(bad); err == nil {
+			t.Errorf("RPiConfigLine(%q) = nil, want an error", bad)
+		}
+	}
+}
