@@ -1,6 +1,8 @@
 package spec
 
 import (
+	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -9,6 +11,7 @@ import (
 	"github.com/fsbench/fsbench/filesystems"
 	"github.com/fsbench/fsbench/internal/cmdline"
 	"github.com/fsbench/fsbench/spec/diag"
+	"github.com/fsbench/fsbench/wire/arch"
 )
 
 // BootFiles is a board's `boot` block: what `build` puts into the image
@@ -56,6 +59,14 @@ func (d *decoder) bootFiles(b *hcl.Block, bd *Board, paths *resolver) *BootFiles
 			d.errorf(bf.Of("fdtdir"), "Both dtb and fdtdir",
 				"dtb names the device tree the bootloader passes; fdtdir a directory it picks one from by its fdtfile variable. Give one of them.")
 		}
+	}
+	if dtb := path.Base(filepath.ToSlash(bf.DTB)); bf.DTB != "" && (cmdline.Word(dtb) != nil || dtb == "." || dtb == "..") {
+		d.errorf(bf.Of("dtb"), "Invalid boot file",
+			"The device tree is named by its file name (%q) in extlinux.conf, boot.cmd or config.txt, where it must be one word: rename the file.", dtb)
+	}
+	if _, ok := c.Attributes["kernel"]; !ok && bd.Arch == arch.RISCV64 && bd.Bootloader != "rpi" {
+		d.errorf(b.DefRange, "Boot files without a kernel",
+			"Without kernel, the image gets Debian's kernel for the board, and Debian 12 builds no riscv64 kernel: give the build system's, kernel = \"${var.binaries}/Image\".")
 	}
 	if bf.Kernel == "" && bf.Initramfs != "" {
 		d.errorf(bf.Of("initramfs"), "Initramfs without a kernel",

@@ -339,6 +339,7 @@ func evalVariant(content *hcl.BodyContent, combo []MatrixChoice, varCtx *hcl.Eva
 	if !paths.noPayload {
 		d.checkTestsHaveRoot(v.Tests, v.Images)
 	}
+	d.checkFilePlaces(v.Board, v.Images, v.Tests, paths.noPayload)
 	for _, b := range content.Blocks.OfType("verdict") {
 		if v.Verdict != nil {
 			d.errorf(b.DefRange, "Duplicate verdict block", "A spec has one verdict block; one is already declared at %s.", describeRange(v.Verdict.Decl))
@@ -378,23 +379,56 @@ func (d *decoder) checkUniquePartitions(images []*Image) {
 	}
 }
 
-// checkTestsHaveRoot refuses tests without a root partition: the runner
-// that runs them goes into the root filesystem (build -no-payload builds
-// the images without it, and without the tests).
+// checkTestsHaveRoot refuses tests the runner could not run: without a
+// root partition, on a root that is a prebuilt image (the runner goes
+// into the root filesystem), and on a read-only root with no other
+// writable partition free of tests, where the runner would keep its
+// progress. build -no-payload builds the images without the runner and
+// the tests.
 func (d *decoder) checkTestsHaveRoot(tests []*Test, images []*Image) {
 	if len(tests) == 0 {
 		return
 	}
+	var root *Partition
 	for _, img := range images {
 		for _, p := range img.Partitions {
 			if p.Root {
-				return // checked for a filesystem with the partition
+				root = p
 			}
 		}
 	}
-	d.errorf(tests[0].Decl, "Tests without a root filesystem",
-		"The runner that runs the tests goes into the root filesystem the board boots, and no partition is root = true: "+
-			"mark the board's root partition (with a filesystem block), or build with -no-payload to leave the runner and the tests out.")
+	switch {
+	case root == nil:
+		d.errorf(tests[0].Decl, "Tests without a root filesystem",
+			"The runner that runs the tests goes into the root filesystem the board boots, and no partition is root = true: "+
+				"mark the board's root partition (with a filesystem block), or build with -no-payload to leave the runner and the tests out.")
+	case root.Filesystem == nil && root.ImageFile != "":
+		d.errorf(root.Of("image"), "Tests on a prebuilt root filesystem",
+			"The runner that runs the tests goes into the root filesystem, and partition %q is a prebuilt image fsbench does not open: "+
+				"give it a filesystem block with contents { tar = ... }, or build with -no-payload to leave the runner and the tests out.", root.Name)
+	case root.Filesystem != nil && readOnlyType(root.Filesystem.Type) && !hasStatePartition(tests, images):
+		d.errorf(root.Filesystem.Of("type"), "No writable partition for the runner's progress",
+			"The root filesystem (%s) is read-only and every other writable partition is used by a test, so the runner has nowhere to keep its progress across reboots: "+
+				"add a small writable partition (ext4, say) that no test uses.", root.Filesystem.Type)
+	}
+}
+
+// hasStatePartition says whether a writable partition other than the
+// root is free of tests: the runner keeps its progress there when the root
+// is read-only.
+func hasStatePartition(tests []*Test, images []*Image) bool {
+	used := map[string]bool{}
+	for _, t := range tests {
+		used[t.On] = true
+	}
+	for _, img := range images {
+		for _, p := range img.Partitions {
+			if !p.Root && p.Filesystem != nil && !readOnlyType(p.Filesystem.Type) && !used[p.Name] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // wholeFile is the position of a problem with a file as a whole, such as

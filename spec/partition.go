@@ -3,6 +3,7 @@ package spec
 import (
 	"os"
 	"slices"
+	"unicode/utf16"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -97,8 +98,9 @@ func (d *decoder) checkPartition(p *Partition, img *Image, hasSize, sizeOK, well
 	if p.Label == "" {
 		p.Label = p.Name
 	}
-	if len([]rune(p.Label)) > 36 {
-		d.errorf(p.Of("label"), "Partition label too long", "A GPT partition name holds at most 36 characters; %q has %d.", p.Label, len([]rune(p.Label)))
+	if n := len(utf16.Encode([]rune(p.Label))); n > 36 {
+		d.errorf(p.Of("label"), "Partition label too long",
+			"A GPT partition name holds at most 36 UTF-16 code units (a character past U+FFFF, such as an emoji, takes two); %q has %d.", p.Label, n)
 	}
 	if p.UUID != "" && img.Table == "gpt" && !guidPattern.MatchString(p.UUID) {
 		d.errorf(p.Of("uuid"), "Invalid partition UUID", "A GPT partition UUID is a GUID, not %q.", p.UUID)

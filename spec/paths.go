@@ -164,5 +164,13 @@ func targetPath(p string) error {
 	if p == "/" {
 		return fmt.Errorf("%q names the filesystem's root, not a file", p)
 	}
+	if len(p) >= 4096 {
+		return fmt.Errorf("is %d bytes long; Linux takes paths up to 4095 (PATH_MAX)", len(p))
+	}
+	for _, c := range strings.Split(p[1:], "/") {
+		if len(c) > 255 {
+			return fmt.Errorf("has a name of %d bytes (%.20q...); Linux filesystems take names up to 255 (NAME_MAX)", len(c), c)
+		}
+	}
 	return nil
 }

@@ -12,6 +12,7 @@
 package payload
 
 import (
+	"errors"
 	"fmt"
 	"path"
 	"slices"
@@ -217,5 +218,5 @@ func statePartition(rp *runplan.Plan, v *plan.Variant) (*runplan.Partition, erro
 			return p, nil
 		}
 	}
-	return nil, fmt.Errorf("variant %s: the root filesystem is read-only and no other writable partition is free of tests, so the runner has nowhere to keep its progress; add a small writable partition (e.g. ext4) that no test uses", v.Name)
+	return nil, errors.New("the root filesystem is read-only and no other writable partition is free of tests, so the runner has nowhere to keep its progress; add a small writable partition (e.g. ext4) that no test uses")
 }

@@ -35,38 +35,37 @@ type Payload struct {
 
 // Hook names, by init system.
 const (
-	SysVHook    = "/etc/init.d/S99fsbench"
-	SystemdUnit = "/etc/systemd/system/fsbench.service"
+	SysVHook    = runplan.SysVHook
+	SystemdUnit = runplan.SystemdUnit
 )
 
 // New assembles the payload of a compiled plan with the runner binary at
-// runner (built for the board's architecture).
+// runner (built for the board's architecture), laid out as
+// runplan.PayloadLayout says.
 func New(rp *runplan.Plan, runner string) (*Payload, error) {
 	var planJSON bytes.Buffer
 	if err := rp.Encode(&planJSON); err != nil {
 		return nil, err
 	}
-	dirs := []string{"/etc", "/etc/fsbench", "/usr", "/usr/bin", "/var", "/var/lib", runplan.DefaultState}
-	files := []File{
-		{Path: runplan.RunnerPath, Mode: 0o755, Source: runner},
-		{Path: runplan.PlanPath, Mode: 0o644, Data: planJSON.Bytes()},
-	}
-	init := rp.Board.Init
-	if init == "" || init == "busybox" || init == "sysvinit" {
-		dirs = append(dirs, "/etc/init.d")
-		files = append(files, File{Path: SysVHook, Mode: 0o755, Data: []byte(sysvHook)})
-	}
-	if init == "sysvinit" {
-		for _, lvl := range []string{"2", "3", "4", "5"} {
-			dirs = append(dirs, "/etc/rc"+lvl+".d")
-			files = append(files, File{Path: "/etc/rc" + lvl + ".d/S99fsbench", Mode: os.ModeSymlink, Link: "../init.d/S99fsbench"})
+	dirs, paths := runplan.PayloadLayout(rp.Board.Init)
+	var files []File
+	for _, p := range paths {
+		switch {
+		case p == runplan.RunnerPath:
+			files = append(files, File{Path: p, Mode: 0o755, Source: runner})
+		case p == runplan.PlanPath:
+			files = append(files, File{Path: p, Mode: 0o644, Data: planJSON.Bytes()})
+		case p == SysVHook:
+			files = append(files, File{Path: p, Mode: 0o755, Data: []byte(sysvHook)})
+		case p == SystemdUnit:
+			files = append(files, File{Path: p, Mode: 0o644, Data: []byte(systemdUnit)})
+		case strings.HasPrefix(p, "/etc/rc"):
+			files = append(files, File{Path: p, Mode: os.ModeSymlink, Link: "../init.d/S99fsbench"})
+		case strings.HasSuffix(p, ".wants/fsbench.service"):
+			files = append(files, File{Path: p, Mode: os.ModeSymlink, Link: "../fsbench.service"})
+		default:
+			return nil, fmt.Errorf("payload: no content for %s", p)
 		}
-	}
-	if init == "" || init == "systemd" {
-		dirs = append(dirs, "/etc/systemd", "/etc/systemd/system", "/etc/systemd/system/multi-user.target.wants")
-		files = append(files,
-			File{Path: SystemdUnit, Mode: 0o644, Data: []byte(systemdUnit)},
-			File{Path: "/etc/systemd/system/multi-user.target.wants/fsbench.service", Mode: os.ModeSymlink, Link: "../fsbench.service"})
 	}
 	for _, d := range dirs {
 		files = append(files, File{Path: d, Mode: os.ModeDir | 0o755})

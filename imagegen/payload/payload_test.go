@@ -10,8 +10,10 @@ import (
 	"testing"
 
 	"github.com/fsbench/fsbench/filesystems"
+	"github.com/fsbench/fsbench/internal/testbin"
 	"github.com/fsbench/fsbench/plan"
 	"github.com/fsbench/fsbench/spec"
+	"github.com/fsbench/fsbench/wire/arch"
 	"github.com/fsbench/fsbench/wire/runplan"
 )
 
@@ -155,6 +157,24 @@ func TestFindRunnerSaysWhatToDo(t *testing.T) {
 	}
 	if _, err := FindRunner("/nonexistent/runner", "x86_64"); err == nil {
 		t.Error("a missing explicit runner was accepted")
+	}
+}
+
+// A runner of another architecture than the board's would not start on
+// the target: an explicit one is refused, naming both.
+func TestFindRunnerRefusesAnotherArchitecture(t *testing.T) {
+	amd64 := testbin.Runner(t, arch.X86_64)
+	if got, err := FindRunner(amd64, arch.X86_64); err != nil || got != amd64 {
+		t.Fatalf("the x86_64 runner for an x86_64 board: %q, %v", got, err)
+	}
+	_, err := FindRunner(amd64, arch.ARM64)
+	if err == nil || !strings.Contains(err.Error(), "EM_X86_64") || !strings.Contains(err.Error(), "GOARCH=arm64") {
+		t.Errorf("the x86_64 runner for an arm64 board: %v", err)
+	}
+	script := filepath.Join(t.TempDir(), "runner.sh")
+	os.WriteFile(script, []byte("#!/bin/sh\n"), 0o755)
+	if _, err := FindRunner(script, arch.X86_64); err == nil || !strings.Contains(err.Error(), "not an ELF program") {
+		t.Errorf("a script as the runner: %v", err)
 	}
 }
 

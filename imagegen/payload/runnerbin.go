@@ -1,6 +1,7 @@
 package payload
 
 import (
+	"debug/elf"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -22,6 +23,9 @@ func FindRunner(explicit string, a arch.Arch) (string, error) {
 			return "", fmt.Errorf("runner binary: %w", err)
 		} else if !fi.Mode().IsRegular() {
 			return "", fmt.Errorf("runner binary %s is not a file", explicit)
+		}
+		if err := checkRunnerArch(explicit, a); err != nil {
+			return "", err
 		}
 		return explicit, nil
 	}
@@ -71,4 +75,21 @@ func joinOr(s []string) string {
 		out += ", " + x
 	}
 	return out + " and " + s[len(s)-1]
+}
+
+// checkRunnerArch refuses a runner built for another architecture than
+// the board's, which would not start on the target.
+func checkRunnerArch(path string, a arch.Arch) error {
+	if !a.Valid() {
+		return nil
+	}
+	f, err := elf.Open(path)
+	if err != nil {
+		return fmt.Errorf("runner binary %s is not an ELF program: %w", path, err)
+	}
+	defer f.Close()
+	if machine, class := a.ELF(); f.Machine != elf.Machine(machine) || f.Class != elf.Class(class) {
+		return fmt.Errorf("runner binary %s is for %s (%s), and the board is %s: build it with GOARCH=%s", path, f.Machine, f.Class, a, a.GOARCH())
+	}
+	return nil
 }
