@@ -96,7 +96,7 @@ func postImageBlock(spec string, defconfig map[string]string) Block {
 		scripts = old + " " + fsbenchPostImage
 		b.Notes = append(b.Notes, "The board's post-image scripts run first, as before; fsbench's images go beside theirs, to BINARIES_DIR/fsbench.")
 	}
-	if old := defconfig["BR2_ROOTFS_POST_IMAGE_SCRIPT_ARGS"]; slices.Contains(strings.Fields(old), spec) {
+	if old := defconfig["BR2_ROOTFS_POST_IMAGE_SCRIPT_ARGS"]; len(strings.Fields(spec)) > 0 && slices.Contains(strings.Fields(old), strings.Fields(spec)[0]) {
 		args = old
 	} else if old != "" {
 		args = old + " " + spec

@@ -21,7 +21,7 @@ func loadPlan(t *testing.T, src string, vars ...string) *plan.Plan {
 
 func loadPlanFile(t *testing.T, path string, vars ...string) *plan.Plan {
 	t.Helper()
-	_, p, diags := plan.Load(path, spec.Options{Vars: vars})
+	_, p, diags := plan.Load(path, spec.Options{Vars: vars, Planning: true})
 	if diags.HasErrors() {
 		t.Fatalf("%s: %v", path, diags)
 	}

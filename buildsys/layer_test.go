@@ -230,6 +230,7 @@ func TestKernelFragmentsAreGenerated(t *testing.T) {
 		{layerSpec, layerKernel, nil},
 		{brSpec, brDir + "/board/fsbench/qemu/linux-x86_64.fragment", []string{"arch=x86_64"}},
 		{brSpec, brDir + "/board/fsbench/qemu/linux-aarch64.fragment", []string{"arch=arm64"}},
+		{brUBootSpec, brDir + "/board/fsbench/qemu/linux-aarch64-uboot.fragment", nil},
 	} {
 		want := KernelConfig(loadPlanFile(t, c.spec, c.vars...)).String()
 		if *update {

@@ -111,6 +111,9 @@ if [ -f "$runner" ]; then
 	export FSBENCH_RUNNER
 fi
 
+printf 'fsbench post-image: the spec may declare these variables: %s%s\n' \
+	"${var:+$var=$rootfs, }" "binaries=$FSB_VAR_binaries"
+
 out=$images/fsbench
 rm -rf "$out"
 "$fsbench" build -o "$out" -root "$images" "$@" "$spec"
