@@ -1,12 +1,15 @@
 package buildsys
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +17,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/fsbench/fsbench/driver"
+	"github.com/fsbench/fsbench/imagegen"
 	"github.com/fsbench/fsbench/imagegen/userland"
 	"github.com/fsbench/fsbench/internal/cmdline"
 	"github.com/fsbench/fsbench/internal/debpkg"
@@ -226,4 +230,135 @@ func writeWith(t *testing.T, path string, write func(io.Writer) error) {
 	if err := f.Close(); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestBuildrootPostImageReadmeSpec runs the post-image script as a
+// BeagleBone Black's defconfig would, with its genimage -c argument
+// first, over a BINARIES_DIR of real files (Debian's armhf kernel and the
+// board's device tree, MLO and u-boot.img from Debian's u-boot-omap, a
+// busybox root filesystem) with the README's spec. QEMU has no AM335x
+// machine: the image is read back as the boot ROM and U-Boot would read
+// it, its FAT partition active and first, with MLO, u-boot.img, the
+// kernel, the device tree and an extlinux.conf holding the variant's
+// bootargs.
+func TestBuildrootPostImageReadmeSpec(t *testing.T) {
+	a := arch.ARM
+	for _, tool := range []string{"mkdosfs", "mcopy", "mtype", "mke2fs", "e2fsck", "sfdisk", "fakeroot", "apt-get"} {
+		testenv.Tool(t, tool)
+	}
+	if err := debpkg.CheckArch(context.Background(), a.Debian()); errors.Is(err, debpkg.ErrForeignArchNotConfigured) {
+		testenv.Missing(t, err.Error())
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	log := logrus.New()
+	log.SetOutput(io.Discard)
+	o := t.TempDir()
+	images, host, target := o+"/images", o+"/host", o+"/target"
+	board := o + "/board/acme"
+	for _, d := range []string{images, host + "/bin", target + "/usr/bin", board} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	spec := readmeSpec(t)
+	if err := os.WriteFile(board+"/board.fsb.hcl", []byte(spec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("go", "build", "-o", host+"/bin/fsbench", "github.com/fsbench/fsbench/cmd/fsbench").CombinedOutput(); err != nil {
+		t.Fatalf("go build fsbench: %v\n%s", err, out)
+	}
+	runner := testbin.Runner(t, a)
+	copyFile(t, runner, target+"/usr/bin/fsbench-runner", 0o755)
+
+	k, err := qemu.FetchKernel(ctx, log, testbin.CacheDir(), a, kernel.Request{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	copyFile(t, k.Image, images+"/zImage", 0o644)
+	copyFile(t, filepath.Join(k.Dir, "usr/lib/linux-image-"+k.Release, "am335x-boneblack.dtb"), images+"/am335x-boneblack.dtb", 0o644)
+	pkg, err := debpkg.Candidate(ctx, log, testbin.CacheDir(), "u-boot-omap", a.Debian())
+	if err != nil {
+		t.Fatal(err)
+	}
+	uboot, err := debpkg.Fetch(ctx, log, testbin.CacheDir(), pkg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"MLO", "u-boot.img"} {
+		copyFile(t, filepath.Join(uboot, "usr/lib/u-boot/am335x_evm", f), images+"/"+f, 0o644)
+	}
+	bb, err := userland.FetchBusybox(ctx, log, testbin.CacheDir(), a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeWith(t, images+"/rootfs.tar", func(w io.Writer) error {
+		return bb.WriteTar(w, userland.Options{Console: "ttyS0,115200n8", Hostname: "beaglebone", Epoch: 1700000000})
+	})
+
+	// beaglebone_defconfig's BR2_ROOTFS_POST_SCRIPT_ARGS, then the spec;
+	// the flag is for this test, without genimage.sh, to build one variant.
+	script, err := filepath.Abs(brPostImage)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.CommandContext(ctx, script, images,
+		"-c", "board/beagleboard/beaglebone/genimage.cfg", "board/acme/board.fsb.hcl", "-variant", "ext4")
+	cmd.Dir = o
+	cmd.Env = append(os.Environ(), "HOST_DIR="+host, "TARGET_DIR="+target, "BINARIES_DIR="+images, "BASE_DIR="+o,
+		"BUILD_DIR="+o+"/build", "BR2_CONFIG="+o+"/.config", "SOURCE_DATE_EPOCH=1700000000", "CI=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("post-image.sh: %v\n%s", err, out)
+	}
+	vdir := images + "/fsbench/ext4"
+	img := vdir + "/emmc.img"
+	table, err := exec.Command("sfdisk", "-d", img).CombinedOutput()
+	if err != nil || !regexp.MustCompile(`emmc\.img1 : start=\s*\d+, size=\s*131072, type=c, bootable`).Match(table) {
+		t.Errorf("the boot ROM reads MLO from the first, active FAT partition: %v\n%s", err, table)
+	}
+	m, err := imagegen.ReadManifest(vdir + "/manifest.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fat := fmt.Sprintf("%s@@%d", img, m.Images[0].Partitions[0].Offset)
+	read := func(name string) []byte {
+		c := exec.Command("mtype", "-i", fat, "::"+name)
+		c.Env = append(os.Environ(), "MTOOLS_SKIP_CHECK=1")
+		b, err := c.Output()
+		if err != nil {
+			t.Fatalf("mtype %s: %v", name, err)
+		}
+		return b
+	}
+	for _, f := range []string{"MLO", "u-boot.img", "zImage", "am335x-boneblack.dtb"} {
+		if want, _ := os.ReadFile(images + "/" + f); !bytes.Equal(read(f), want) {
+			t.Errorf("%s in the boot partition differs from BINARIES_DIR's", f)
+		}
+	}
+	conf := string(read("extlinux/extlinux.conf"))
+	bootargs := strings.TrimSpace(readFile(t, vdir+"/bootargs.txt"))
+	if !strings.Contains(conf, "append "+bootargs+"\n") || !strings.Contains(bootargs, "console=ttyS0,115200n8") ||
+		!strings.Contains(bootargs, "root=PARTUUID=") {
+		t.Errorf("extlinux.conf:\n%s\nbootargs %q", conf, bootargs)
+	}
+	if !strings.Contains(string(out), "FSB_VAR_rootfs_tar is set, and the spec declares no variable \"rootfs_tar\": ignored") {
+		t.Errorf("the build does not say it ignored rootfs_tar, which the README's spec does not declare:\n%s", out)
+	}
+}
+
+// readmeSpec is the spec of the README's "A spec in five minutes".
+func readmeSpec(t *testing.T) string {
+	t.Helper()
+	readme := readFile(t, "../README.md")
+	_, after, ok := strings.Cut(readme, "## A spec in five minutes")
+	if !ok {
+		t.Fatal("the README has no \"A spec in five minutes\"")
+	}
+	_, after, _ = strings.Cut(after, "```hcl\n")
+	spec, _, ok := strings.Cut(after, "```")
+	if !ok || !strings.Contains(spec, "beaglebone-black") {
+		t.Fatalf("the README's spec is not the BeagleBone's:\n%s", spec)
+	}
+	return spec
 }

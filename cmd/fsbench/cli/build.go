@@ -180,11 +180,12 @@ func selectVariants(env *Env, p *plan.Plan, name string) ([]plan.Variant, int) {
 	return nil, ExitUsage
 }
 
-// logIgnoredEnv says which FSB_VAR_ values the spec ignored: the build
-// systems offer rootfs_tar and binaries to every spec, and one that does
-// not declare them builds without.
+// logIgnoredEnv says which FSB_VAR_ values the spec ignored, on every
+// run (a build system's log is not a terminal): the build systems offer
+// rootfs_tar and binaries to every spec, and one that does not declare
+// them builds without.
 func logIgnoredEnv(env *Env, s *spec.Spec) {
 	for _, name := range s.IgnoredEnv {
-		env.Log.Infof("FSB_VAR_%s is set, and the spec declares no variable %q: ignored (declare it to use it: variable %q { type = string })", name, name, name)
+		fmt.Fprintf(env.Stderr, "fsbench: note: FSB_VAR_%s is set, and the spec declares no variable %q: ignored (declare it to use it: variable %q { type = string })\n", name, name, name)
 	}
 }
