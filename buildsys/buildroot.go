@@ -144,3 +144,67 @@ func debianPackage(fsType string) string {
 // on the target: real fio is measured instead of the runner's built-in
 // engine, and sqlite_tps runs the image's own sqlite3.
 var buildrootPrograms = map[string]string{"fio": "BR2_PACKAGE_FIO", "sqlite3": "BR2_PACKAGE_SQLITE"}
+
+// MergeDefconfig returns the defconfig src with v's settings in it: a
+// symbol src already sets (or leaves "is not set") gets v's line in its
+// place, a later setting of it goes, and v's other lines follow at the
+// end, under their reasons. The result sets each symbol once, as
+// Buildroot's savedefconfig would, so that check-dotconfig finds every
+// line in the configuration.
+func MergeDefconfig(src string, v *Vars) string {
+	ours := map[string]string{}
+	for _, b := range v.Blocks {
+		for _, l := range b.Lines {
+			if k, _, ok := strings.Cut(l, "="); ok {
+				ours[k] = l
+			}
+		}
+	}
+	placed := map[string]bool{}
+	var out []string
+	for _, l := range strings.Split(strings.TrimRight(src, "\n"), "\n") {
+		k := defconfigSymbol(l)
+		switch {
+		case k == "" || (ours[k] == "" && !placed[k]):
+			out = append(out, l)
+		case placed[k]:
+			// set again further down: the line in place wins
+		default:
+			out = append(out, ours[k])
+		}
+		if k != "" {
+			placed[k] = true
+		}
+	}
+	var tail []string
+	for _, b := range v.Blocks {
+		var lines []string
+		for _, l := range b.Lines {
+			if k, _, _ := strings.Cut(l, "="); !placed[k] {
+				lines = append(lines, l)
+				placed[k] = true
+			}
+		}
+		if len(lines) > 0 {
+			tail = append(tail, "", "# fsbench: "+b.Why)
+			tail = append(tail, lines...)
+		}
+	}
+	return strings.Join(append(out, tail...), "\n") + "\n"
+}
+
+// defconfigSymbol is the symbol a defconfig line sets, "BR2_X=..." or
+// "# BR2_X is not set"; "" for any other line.
+func defconfigSymbol(l string) string {
+	l = strings.TrimSpace(l)
+	if rest, ok := strings.CutPrefix(l, "# "); ok {
+		if k, ok := strings.CutSuffix(rest, " is not set"); ok && strings.HasPrefix(k, "BR2_") {
+			return k
+		}
+		return ""
+	}
+	if k, _, ok := strings.Cut(l, "="); ok && strings.HasPrefix(k, "BR2_") {
+		return k
+	}
+	return ""
+}

@@ -153,10 +153,21 @@ func commands(lines []string) []string {
 // the kernel fragment written.
 func TestBuildrootDocWalkthrough(t *testing.T) {
 	dir, _ := walk(t, "../docs/buildroot.md")
-	defconfig := ParseDefconfig(readFile(t, dir+"/configs/acme_defconfig"))
+	text := readFile(t, dir+"/configs/acme_fsbench_defconfig")
+	defconfig := ParseDefconfig(text)
+	seen := map[string]bool{}
+	for _, l := range strings.Split(text, "\n") {
+		if k := defconfigSymbol(l); k != "" {
+			if seen[k] {
+				t.Errorf("the merged defconfig sets %s twice", k)
+			}
+			seen[k] = true
+		}
+	}
 	for k, want := range map[string]string{
 		"BR2_ROOTFS_POST_IMAGE_SCRIPT":      "support/scripts/genimage.sh $(BR2_EXTERNAL_FSBENCH_PATH)/board/fsbench/post-image.sh",
 		"BR2_ROOTFS_POST_SCRIPT_ARGS":       "-c board/beagleboard/beaglebone/genimage.cfg",
+		"BR2_LINUX_KERNEL_ZIMAGE":           "y",
 		"BR2_ROOTFS_POST_IMAGE_SCRIPT_ARGS": "board/acme/board.fsb.hcl",
 		"BR2_TARGET_ROOTFS_TAR":             "y",
 		"BR2_PACKAGE_FSBENCH_RUNNER":        "y",

@@ -171,3 +171,47 @@ func TestBuildVarsUnknownSystem(t *testing.T) {
 		t.Fatalf("err = %v, want the systems named", err)
 	}
 }
+
+// MergeDefconfig sets each symbol once: the board's line replaced in
+// place (a "not set" line included), a later duplicate dropped, fsbench's
+// other lines appended under their reasons, the rest kept as it was.
+func TestMergeDefconfig(t *testing.T) {
+	src := `# acme
+BR2_arm=y
+# BR2_PACKAGE_FIO is not set
+BR2_ROOTFS_POST_IMAGE_SCRIPT="board/acme/genimage.sh"
+BR2_ROOTFS_POST_SCRIPT_ARGS="-c board/acme/genimage.cfg"
+BR2_ROOTFS_POST_IMAGE_SCRIPT="board/acme/other.sh"
+`
+	v, err := BuildVars("buildroot", loadPlan(t, matrixSpec), VarsOptions{SpecPath: "board/acme/acme.fsb.hcl", Defconfig: ParseDefconfig(src)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := MergeDefconfig(src, v)
+	lines := strings.Split(got, "\n")
+	for i, want := range []string{
+		"# acme", "BR2_arm=y", "BR2_PACKAGE_FIO=y",
+		`BR2_ROOTFS_POST_IMAGE_SCRIPT="board/acme/other.sh $(BR2_EXTERNAL_FSBENCH_PATH)/board/fsbench/post-image.sh"`,
+		`BR2_ROOTFS_POST_SCRIPT_ARGS="-c board/acme/genimage.cfg"`,
+	} {
+		if i >= len(lines) || lines[i] != want {
+			t.Fatalf("line %d: want %q in:\n%s", i+1, want, got)
+		}
+	}
+	count := map[string]int{}
+	for _, l := range lines {
+		if k := defconfigSymbol(l); k != "" {
+			count[k]++
+		}
+	}
+	for k, n := range count {
+		if n != 1 {
+			t.Errorf("%s is set %d times:\n%s", k, n, got)
+		}
+	}
+	for _, want := range []string{"BR2_TARGET_ROOTFS_TAR=y", "BR2_PACKAGE_HOST_FSBENCH=y", `BR2_ROOTFS_POST_IMAGE_SCRIPT_ARGS="board/acme/acme.fsb.hcl"`} {
+		if count[strings.SplitN(want, "=", 2)[0]] != 1 || !strings.Contains(got, "\n"+want+"\n") {
+			t.Errorf("no %s in:\n%s", want, got)
+		}
+	}
+}

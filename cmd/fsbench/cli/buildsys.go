@@ -3,6 +3,7 @@ package cli
 import (
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"slices"
 	"strings"
@@ -40,6 +41,7 @@ func runBuildvars(env *Env, args []string) int {
 	variant := fs.String("variant", "", "only this variant")
 	specPath := fs.String("spec-path", "", "the spec's path as the build will name it (default: as given)")
 	defconfig := fs.String("defconfig", "", "buildroot: the board's defconfig, whose post-image settings the printed lines merge with (genimage.sh, say)")
+	merged := fs.Bool("merged", false, "buildroot, with -defconfig: print the whole defconfig with the settings in it, each symbol set once")
 	if code, done := parse(fs, args); done {
 		return code
 	}
@@ -54,10 +56,15 @@ func runBuildvars(env *Env, args []string) int {
 	if *specPath == "" {
 		*specPath = fs.Arg(0)
 	}
+	if *merged && (*defconfig == "" || *system != "buildroot") {
+		fmt.Fprintf(env.Stderr, "fsbench buildvars: -merged prints a Buildroot defconfig: it needs -for buildroot and -defconfig FILE\n")
+		return ExitUsage
+	}
 	opts := buildsys.VarsOptions{SpecPath: *specPath, Inputs: s.Inputs()}
+	var src []byte
 	if *defconfig != "" {
-		src, err := os.ReadFile(*defconfig)
-		if err != nil {
+		var err error
+		if src, err = os.ReadFile(*defconfig); err != nil {
 			fmt.Fprintf(env.Stderr, "fsbench buildvars: %s\n", err)
 			return ExitIO
 		}
@@ -68,7 +75,12 @@ func runBuildvars(env *Env, args []string) int {
 		fmt.Fprintf(env.Stderr, "fsbench buildvars: %s\n", err)
 		return ExitUsage
 	}
-	if _, err := v.WriteTo(env.Stdout); err != nil {
+	if *merged {
+		_, err = io.WriteString(env.Stdout, buildsys.MergeDefconfig(string(src), v))
+	} else {
+		_, err = v.WriteTo(env.Stdout)
+	}
+	if err != nil {
 		return ExitIO
 	}
 	return ExitOK
