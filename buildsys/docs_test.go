@@ -229,3 +229,30 @@ func TestYoctoDocWalkthrough(t *testing.T) {
 		t.Errorf("the kernel fragment does not build btrfs in:\n%s", frag)
 	}
 }
+
+// TestPlanningEveryExample runs what buildvars and kconfig run, for both
+// build systems, on every example and on the README's spec, before any
+// build output exists: a planning load, which lists what the build must
+// provide instead of failing on it.
+func TestPlanningEveryExample(t *testing.T) {
+	specs, _ := filepath.Glob("../examples/*.fsb.hcl")
+	readme := filepath.Join(t.TempDir(), "board.fsb.hcl")
+	if err := os.WriteFile(readme, []byte(readmeSpec(t)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	specs = append(specs, readme)
+	if len(specs) < 5 {
+		t.Fatalf("only %d specs", len(specs))
+	}
+	for _, path := range specs {
+		p := loadPlanFile(t, path)
+		for _, system := range Systems {
+			if _, err := BuildVars(system, p, VarsOptions{}); err != nil {
+				t.Errorf("%s: buildvars -for %s: %v", path, system, err)
+			}
+		}
+		if KernelConfig(p).String() == "" {
+			t.Errorf("%s: no kernel configuration", path)
+		}
+	}
+}
