@@ -30,8 +30,12 @@ FSBENCH_NATIVE_DEPENDS ??= "e2fsprogs-native"
 FSBENCH_RUNNER_PACKAGE ??= "fsbench-runner"
 
 # The spec's name for the target architecture (board "arch"), for specs
-# that take it as a variable.
-FSBENCH_ARCH = "${@fsbench_arch(d)}"
+# that take it as a variable; empty for an architecture fsbench has no
+# runner for.
+FSBENCH_ARCH ??= "${@fsbench_arch(d)}"
+# fsbench's caches (tool versions, input digests, Debian packages), kept
+# in the build directory rather than the build user's home.
+FSBENCH_CACHE ??= "${TOPDIR}/fsbench-cache"
 
 def fsbench_arch(d):
     arch = d.getVar('TARGET_ARCH')
@@ -72,7 +76,11 @@ IMAGE_CMD:fsbench () {
 		esac
 		export "FSB_VAR_${FSBENCH_ROOTFS_VAR}=${IMGDEPLOYDIR}/${IMAGE_NAME}.tar"
 	fi
-	PSEUDO_UNLOAD=1 SOURCE_DATE_EPOCH="$(stat -c '%Y' ${IMAGE_ROOTFS})" FSBENCH_RUNNER="$runner" CI=1 \
+	case " ${FSBENCH_BUILD_ARGS} " in
+	*"arch= "*) bbfatal "fsbench-image: FSBENCH_BUILD_ARGS passes an empty architecture: fsbench has no runner for TARGET_ARCH ${TARGET_ARCH}" ;;
+	esac
+	PSEUDO_UNLOAD=1 SOURCE_DATE_EPOCH="$(stat -c '%Y' "${IMAGE_ROOTFS}")" FSBENCH_RUNNER="$runner" CI=1 \
+		FSBENCH_CACHE="${FSBENCH_CACHE}" \
 		FSB_VAR_binaries="${DEPLOY_DIR_IMAGE}" \
 		fsbench build -o "$out" -root "${IMGDEPLOYDIR}" -root "${DEPLOY_DIR_IMAGE}" ${FSBENCH_BUILD_ARGS} "${FSBENCH_SPEC}"
 }
