@@ -89,43 +89,64 @@ func Capture(ctx context.Context, src io.Reader, opt Options) (*Result, error) {
 		ctx, cancel = context.WithTimeoutCause(ctx, opt.Timeout, errTimeout)
 		defer cancel()
 	}
-	ms := opt.Milestones
-	if ms == nil {
-		ms = DefaultMilestones()
-	}
 	rd := NewReaderPriority(src, opt.Idle, opt.Priority)
 	rd.Raw = opt.Raw
 	defer rd.Close()
 
-	c := &capturer{opt: opt, ms: ms, res: &Result{Sched: rd.Sched()}}
+	c := NewSession(opt)
+	c.res.Sched = rd.Sched()
 	for {
 		l, err := rd.Next(ctx)
 		if err != nil {
-			if e := c.endOutput(); e != nil {
-				return c.res, e
-			}
 			switch {
 			case err == io.EOF:
-				c.res.Stop = StopEOF
-				return c.res, nil
+				return c.Finish(StopEOF)
 			case ctx.Err() != nil && context.Cause(ctx) == errTimeout:
-				c.res.Stop = StopTimeout
-				return c.res, nil
+				return c.Finish(StopTimeout)
 			}
-			return c.res, err
+			res, e := c.Finish(StopEOF)
+			if e != nil {
+				return res, e
+			}
+			return res, err
 		}
-		quit, err := c.line(l)
+		quit, err := c.Line(l)
 		if err != nil {
 			return c.res, err
 		}
 		if quit {
-			if e := c.endOutput(); e != nil {
-				return c.res, e
-			}
-			c.res.Stop = StopQuit
-			return c.res, nil
+			return c.Finish(StopQuit)
 		}
 	}
+}
+
+// Session is what Capture does with each line (stamps, the time base,
+// milestones, the printed form, the quit pattern), for a caller that
+// reads the lines itself: one that also follows the runner's plan
+// through them. Options.Idle, Raw, Timeout and Priority are the reading
+// side's and do not apply to it.
+type Session struct {
+	capturer
+}
+
+// NewSession starts a session with opt's patterns and output.
+func NewSession(opt Options) *Session {
+	ms := opt.Milestones
+	if ms == nil {
+		ms = DefaultMilestones()
+	}
+	return &Session{capturer{opt: opt, ms: ms, res: &Result{}}}
+}
+
+// Line handles one line from a Reader and reports whether it matched the
+// quit pattern.
+func (s *Session) Line(l Line) (quit bool, err error) { return s.line(l) }
+
+// Finish ends the printed output and returns what the session saw, with
+// stop as the reason the capture ended.
+func (s *Session) Finish(stop Stop) (*Result, error) {
+	s.res.Stop = stop
+	return s.res, s.endOutput()
 }
 
 type capturer struct {

@@ -81,6 +81,9 @@ type Options struct {
 	Timeout time.Duration
 	// OnResult reports each result as it arrives.
 	OnResult func(variant string, r resultframe.Result)
+	// Silence ends the run when the console stays quiet this long; 0
+	// derives it from the plan's step timeouts.
+	Silence time.Duration
 }
 
 // Outcome is what one variant's run left.
@@ -241,28 +244,23 @@ func (f follow) run(ctx context.Context, src io.Reader) (*console.Summary, error
 		return nil, err
 	}
 	defer raw.Close()
-	copts := console.Options{Log: logf, Raw: raw, Store: store, Attrs: f.attrs, Silence: Silence(p), StopWhenComplete: f.stopWhenComplete,
-		OnBoot: func(b console.Boot) {
-			if d, ok := b.Interval(); ok {
-				log.Infof("boot %d: root mount to prompt %.3f s", b.N, d.Seconds())
-			}
-		},
-		OnResult: func(r resultframe.Result) {
-			log.Infof("%s %s/%s #%d: %s", r.Recipe, r.Name, r.Case, r.Iteration, r.Status)
-			if opt.OnResult != nil {
-				opt.OnResult(variant, r)
-			}
-		},
+	copts, err := PlanConsole(p)
+	if err != nil {
+		return nil, err
 	}
-	copts.BootTimed = bootTimed(p)
-	if p.Board.RootWait != "" {
-		if copts.RootWait, err = time.ParseDuration(p.Board.RootWait); err != nil {
-			return nil, fmt.Errorf("the plan's root_wait: %w", err)
+	copts.Log, copts.Raw, copts.Store, copts.Attrs, copts.StopWhenComplete = logf, raw, store, f.attrs, f.stopWhenComplete
+	if opt.Silence > 0 {
+		copts.Silence = opt.Silence
+	}
+	copts.OnBoot = func(b console.Boot) {
+		if d, ok := b.Interval(); ok {
+			log.Infof("boot %d: root mount to prompt %.3f s", b.N, d.Seconds())
 		}
 	}
-	if bt := bootTimedStep(p); bt != nil {
-		if err := bootPatterns(bt, &copts); err != nil {
-			return nil, err
+	copts.OnResult = func(r resultframe.Result) {
+		log.Infof("%s %s/%s #%d: %s", r.Recipe, r.Name, r.Case, r.Iteration, r.Status)
+		if opt.OnResult != nil {
+			opt.OnResult(variant, r)
 		}
 	}
 	sum, err := console.Follow(ctx, src, copts)
@@ -276,6 +274,26 @@ func (f follow) run(ctx context.Context, src io.Reader) (*console.Summary, error
 		return sum, fmt.Errorf("results %v never arrived intact (see %s)", miss, out.Console)
 	}
 	return sum, nil
+}
+
+// PlanConsole is how a console is followed through plan p: which
+// results the host times the boots of, the boot_time step's patterns,
+// the board's root_wait, and how long the console may stay silent.
+func PlanConsole(p *runplan.Plan) (console.Options, error) {
+	o := console.Options{Silence: Silence(p), BootTimed: bootTimed(p)}
+	if p.Board.RootWait != "" {
+		d, err := time.ParseDuration(p.Board.RootWait)
+		if err != nil {
+			return o, fmt.Errorf("the plan's root_wait: %w", err)
+		}
+		o.RootWait = d
+	}
+	if bt := bootTimedStep(p); bt != nil {
+		if err := bootPatterns(bt, &o); err != nil {
+			return o, err
+		}
+	}
+	return o, nil
 }
 
 // prepare reads a built variant and makes its empty run directory.

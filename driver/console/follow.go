@@ -140,6 +140,14 @@ func Follow(ctx context.Context, src io.Reader, opt Options) (*Summary, error) {
 	return follow(ctx, rd, opt, false)
 }
 
+// FollowLines follows lines its caller reads itself, from a
+// capture.Reader (which has written Options.Raw's bytes already):
+// `fsbench capture`, which stamps and prints the same lines. An error of
+// src other than io.EOF ends it and is returned as it is.
+func FollowLines(ctx context.Context, src Lines, opt Options) (*Summary, error) {
+	return follow(ctx, src, opt, false)
+}
+
 // Lines is a console recorded elsewhere, line by line with the time each
 // arrived (a LAVA job's log): Next returns io.EOF after the last.
 type Lines interface {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"syscall"
 
 	"github.com/fsbench/fsbench/wire/resultframe"
 )
@@ -29,13 +30,20 @@ type key struct {
 // OpenStore opens (or creates) the results file at path.
 func OpenStore(path string) (*Store, error) {
 	s := &Store{seen: map[key]bool{}}
-	old, err := ReadResults(path)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+	// A file that is there is read for the results it holds already;
+	// anything but a regular file (a pipe, a device) is only written.
+	var old []resultframe.Result
+	if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() {
+		if old, err = ReadResults(path); err != nil {
+			return nil, err
+		}
+	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
 	for _, r := range old {
 		s.seen[key{r.RunID, r.Seq}] = true
 	}
+	var err error
 	if s.f, err = os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644); err != nil {
 		return nil, err
 	}
@@ -49,18 +57,34 @@ func (s *Store) Append(r resultframe.Result) error {
 		return nil
 	}
 	b, err := json.Marshal(r)
+	if err == nil {
+		_, err = s.f.Write(append(b, '\n'))
+	}
+	if err == nil {
+		err = s.f.Sync()
+		if errors.Is(err, syscall.EINVAL) {
+			err = nil // a device or pipe that cannot sync
+		}
+	}
 	if err != nil {
-		return err
-	}
-	if _, err := s.f.Write(append(b, '\n')); err != nil {
-		return err
-	}
-	if err := s.f.Sync(); err != nil {
-		return err
+		return &StoreError{Result: r, Err: err}
 	}
 	s.seen[k] = true
 	return nil
 }
+
+// StoreError is a result that could not be stored: Follow ends with it,
+// as a result lost is a run that cannot be trusted.
+type StoreError struct {
+	Result resultframe.Result
+	Err    error
+}
+
+func (e *StoreError) Error() string {
+	return fmt.Sprintf("storing result %d of run %s: %v", e.Result.Seq, e.Result.RunID, e.Err)
+}
+
+func (e *StoreError) Unwrap() error { return e.Err }
 
 // Close closes the file.
 func (s *Store) Close() error { return s.f.Close() }

@@ -1,113 +1,263 @@
 package cli
 
 import (
-	"bufio"
 	"cmp"
 	"context"
-	"encoding/json"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"regexp"
 	"runtime"
+	"strings"
 	"syscall"
+	"time"
 
 	"github.com/fsbench/fsbench/capture"
-	"github.com/fsbench/fsbench/wire/resultframe"
+	"github.com/fsbench/fsbench/driver"
+	"github.com/fsbench/fsbench/driver/console"
+	"github.com/fsbench/fsbench/wire/runplan"
 )
 
-func runCapture(env *Env, args []string) int {
+// captureFlags are capture's flags.
+type captureFlags struct {
+	port, sock, reset, quit, logPath, results, priority, build *string
+	baud                                                       *int
+	rtscts                                                     *bool
+	timeout, silence                                           *time.Duration
+}
+
+func registerCaptureFlags(env *Env) (*captureFlags, *flag.FlagSet) {
 	fs := newFlagSet(env, "capture", "",
-		"Read a serial console and print every line stamped with the time its first byte\narrived, as grabserial does: [seconds-since-base delta] line. Result frames from\nfsbench-runner are decoded into a JSONL results file; corrupted frames are\nreported, never stored. At the end, the boot milestones seen and the time from\nthe root mount to the prompt are printed on stderr.")
-	port := fs.String("port", "", "serial device or pty to read (e.g. /dev/ttyUSB0, /dev/pts/3)")
-	sock := fs.String("unix", "", "QEMU unix-socket chardev to read instead of -port")
-	baud := fs.Int("baud", capture.DefaultBaud, "baud rate of -port")
-	rtscts := fs.Bool("rtscts", false, "hardware flow control on -port")
-	reset := fs.String("reset", "", "regexp: restart the time base at a line matching it (anywhere in the line)")
-	quit := fs.String("quit", "", "regexp: stop after a line matching it")
-	timeout := fs.Duration("timeout", 0, "stop after this long (0: until the line hangs up or is interrupted)")
-	logPath := fs.String("log", "", "also write the exact bytes received to this file")
-	results := fs.String("results", "", "append decoded results to this JSONL file")
-	priority := fs.String("priority", "high", "scheduling of the threads that read the port: high (nice -10 when the user may raise it,\ne.g. as root; silently normal otherwise) or normal")
+		"Read a serial console and print every line stamped with the time its first byte\narrived, as grabserial does: [seconds-since-base delta] line. Result frames from\nfsbench-runner are decoded into a JSONL results file; corrupted frames are\nreported, never stored. The capture ends by itself when the runner reports its\nplan complete (exit 0), or when a boot cannot go on (exit 12, with the console\nlines that show why); a capture that ends otherwise after results began to arrive\nexits 13. At the end, the boot milestones seen and the time from the root mount\nto the prompt are printed on stderr.")
+	return &captureFlags{
+		port:     fs.String("port", "", "the console to read: a serial device or pty (/dev/ttyUSB0, /dev/pts/3), or a console\nserver: rfc2217://HOST:PORT (ser2net's telnet(rfc2217), labgrid's NetworkSerialPort),\ntelnet://HOST:PORT, tcp://HOST:PORT (raw TCP)"),
+		sock:     fs.String("unix", "", "QEMU unix-socket chardev to read instead of -port"),
+		baud:     fs.Int("baud", capture.DefaultBaud, "baud rate of -port (on a console server, asked of it over RFC 2217)"),
+		rtscts:   fs.Bool("rtscts", false, "hardware flow control on -port"),
+		reset:    fs.String("reset", "", "regexp: restart the time base at a line matching it (anywhere in the line)"),
+		quit:     fs.String("quit", "", "regexp: stop after a line matching it"),
+		timeout:  fs.Duration("timeout", 0, "stop after this long (0: until the plan completes, the line hangs up or is interrupted)"),
+		silence:  fs.Duration("silence", 0, "stop when the console stays quiet this long (default: with -build, from its plan's\nstep timeouts; otherwise never)"),
+		logPath:  fs.String("log", "", "also write the exact bytes received to this file"),
+		results:  fs.String("results", "", "append decoded results to this JSONL file (each result once)"),
+		build:    fs.String("build", "", "the variant's build directory (OUT/VARIANT, as build wrote it): its plan names the\ntests whose boots the host times, the boot patterns and the board's root_wait, as\nrun uses them"),
+		priority: fs.String("priority", "high", "scheduling of the threads that read the port: high (nice -10 when the user may raise it,\ne.g. as root; silently normal otherwise) or normal"),
+	}, fs
+}
+
+func runCapture(env *Env, args []string) int {
+	f, fs := registerCaptureFlags(env)
 	if code, done := parse(fs, args); done {
 		return code
 	}
-	if (*port == "") == (*sock == "") || fs.NArg() != 0 {
+	if (*f.port == "") == (*f.sock == "") || fs.NArg() != 0 {
 		fmt.Fprintf(env.Stderr, "fsbench capture: give exactly one of -port and -unix\n")
 		return ExitUsage
 	}
-	opts := capture.Options{Timeout: *timeout, Out: env.Stdout, Milestones: capture.DefaultMilestones()}
-	switch *priority {
-	case "high":
-		opts.Priority = capture.PriorityHigh
-	case "normal":
-		opts.Priority = capture.PriorityNormal
-	default:
-		fmt.Fprintf(env.Stderr, "fsbench capture: -priority: %q is neither high nor normal\n", *priority)
+	opts, msg := f.captureOptions(env)
+	if msg != "" {
+		fmt.Fprintf(env.Stderr, "fsbench capture: %s\n", msg)
 		return ExitUsage
 	}
-	for _, re := range []struct {
-		flag string
-		dst  **regexp.Regexp
-		text string
-	}{{"-reset", &opts.Reset, *reset}, {"-quit", &opts.Quit, *quit}} {
-		if re.text == "" {
-			continue
-		}
-		r, err := regexp.Compile(re.text)
-		if err != nil {
-			fmt.Fprintf(env.Stderr, "fsbench capture: %s: %s\n", re.flag, err)
-			return ExitUsage
-		}
-		*re.dst = r
+	copts, err := f.consoleOptions()
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "fsbench capture: %s\n", err)
+		return ExitIO
 	}
-	var src *os.File
-	var err error
-	if *port != "" {
-		src, err = capture.OpenSerial(*port, capture.Config{Baud: *baud, RTSCTS: *rtscts})
+	var src io.ReadCloser
+	if *f.port != "" {
+		src, err = capture.Open(*f.port, capture.Config{Baud: *f.baud, RTSCTS: *f.rtscts})
 	} else {
-		src, err = capture.OpenUnix(*sock)
+		src, err = capture.OpenUnix(*f.sock)
 	}
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "fsbench capture: %s\n", err)
 		return ExitIO
 	}
 	defer src.Close()
-	sink, err := newResultSink(env, *results, *logPath)
+	files, err := openCaptureFiles(*f.results, *f.logPath)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "fsbench capture: %s\n", err)
 		return ExitIO
 	}
-	defer sink.close()
-	opts.Raw = sink
+	defer files.close()
+	copts.Store = files.store
 
 	defer pinProcs(env)()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	res, err := capture.Capture(ctx, src, opts)
-	sink.finish()
-	if res != nil {
-		env.Log.Debugf("reading threads' scheduling: %s", cmp.Or(res.Sched, "as the process"))
+	if opts.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, opts.Timeout, errCaptureTimeout)
+		defer cancel()
 	}
-	// A result that could not be stored is lost: the command fails,
-	// whatever else happened.
-	if serr := sink.close(); serr != nil {
-		fmt.Fprintf(env.Stderr, "fsbench capture: %s\n", serr)
-		return ExitIO
+	rd := capture.NewReaderPriority(src, opts.Idle, opts.Priority)
+	if files.raw != nil {
+		rd.Raw = files.raw
 	}
-	if err != nil && ctx.Err() == nil {
-		fmt.Fprintf(env.Stderr, "fsbench capture: %s\n", err)
-		return ExitIO
+	defer rd.Close()
+	env.Log.Debugf("reading threads' scheduling: %s", cmp.Or(rd.Sched(), "as the process"))
+	lines := &sessionLines{rd: rd, s: capture.NewSession(opts), log: env}
+	sum, err := console.FollowLines(ctx, lines, copts)
+	res, ferr := lines.s.Finish(lines.stop(ctx, err))
+	if cerr := files.close(); err == nil {
+		err = cerr
 	}
+	return captureEnd(env, ctx, res, sum, cmp.Or(err, ferr))
+}
+
+// captureOptions reads the flags of the stamped output.
+func (f *captureFlags) captureOptions(env *Env) (capture.Options, string) {
+	opts := capture.Options{Timeout: *f.timeout, Out: env.Stdout, Milestones: capture.DefaultMilestones()}
+	switch *f.priority {
+	case "high":
+		opts.Priority = capture.PriorityHigh
+	case "normal":
+		opts.Priority = capture.PriorityNormal
+	default:
+		return opts, fmt.Sprintf("-priority: %q is neither high nor normal", *f.priority)
+	}
+	for _, re := range []struct {
+		flag string
+		dst  **regexp.Regexp
+		text string
+	}{{"-reset", &opts.Reset, *f.reset}, {"-quit", &opts.Quit, *f.quit}} {
+		if re.text == "" {
+			continue
+		}
+		r, err := regexp.Compile(re.text)
+		if err != nil {
+			return opts, fmt.Sprintf("%s: %s", re.flag, err)
+		}
+		*re.dst = r
+	}
+	if *f.silence < 0 || *f.timeout < 0 {
+		return opts, "-silence and -timeout take a positive duration"
+	}
+	return opts, ""
+}
+
+// consoleOptions is how the runner's plan is followed: from the build's
+// plan with -build, the defaults otherwise.
+func (f *captureFlags) consoleOptions() (console.Options, error) {
+	var o console.Options
+	if *f.build != "" {
+		_, p, err := driver.LoadBuild(*f.build)
+		if err != nil {
+			return o, err
+		}
+		if o, err = driver.PlanConsole(p); err != nil {
+			return o, err
+		}
+	}
+	if *f.silence > 0 {
+		o.Silence = *f.silence
+	}
+	o.StopWhenComplete = true
+	return o, nil
+}
+
+// errCaptureTimeout is the cause of a capture's end at -timeout.
+var errCaptureTimeout = errors.New("capture: -timeout")
+
+// errQuit ends the following of the lines after the -quit line.
+var errQuit = errors.New("capture: -quit matched")
+
+// sessionLines hands the Reader's lines to the stamped output and then to
+// the runner's plan.
+type sessionLines struct {
+	rd   *capture.Reader
+	s    *capture.Session
+	log  *Env
+	quit bool
+}
+
+func (l *sessionLines) Next(ctx context.Context) (capture.Line, error) {
+	if l.quit {
+		return capture.Line{}, errQuit
+	}
+	line, err := l.rd.Next(ctx)
+	if err != nil {
+		return line, err
+	}
+	if l.quit, err = l.s.Line(line); err != nil {
+		return line, err
+	}
+	if !line.Partial {
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(line.Text()), runplan.PowerCutMarker); ok {
+			l.log.Log.Warnf("the runner asks for a power cut in %s s: switch the board off and on then", strings.TrimSpace(rest))
+		}
+	}
+	return line, nil
+}
+
+// stop is why the capture ended, for its result.
+func (l *sessionLines) stop(ctx context.Context, err error) capture.Stop {
+	switch {
+	case errors.Is(err, errQuit):
+		return capture.StopQuit
+	case context.Cause(ctx) == errCaptureTimeout:
+		return capture.StopTimeout
+	}
+	return capture.StopEOF
+}
+
+// captureEnd reports how the capture ended and returns its exit code.
+func captureEnd(env *Env, ctx context.Context, res *capture.Result, sum *console.Summary, err error) int {
 	reportMilestones(env, res)
 	if res != nil && res.Cut > 0 {
 		fmt.Fprintf(env.Stderr, "fsbench capture: %d line(s) longer than %d bytes were cut there for printing and decoding; the -log file keeps every byte\n", res.Cut, capture.MaxLine)
 	}
-	if sink.problems > 0 {
-		fmt.Fprintf(env.Stderr, "fsbench capture: %d corrupted or incomplete result frame(s) rejected\n", sink.problems)
+	if sum == nil {
+		sum = &console.Summary{}
+	}
+	for _, p := range sum.Problems {
+		env.Log.Warnf("result frame rejected (%s): %s", p.Code, p.Message)
+	}
+	if n := len(sum.Problems); n > 0 {
+		fmt.Fprintf(env.Stderr, "fsbench capture: %d corrupted or incomplete result frame(s) rejected\n", n)
+	}
+	var store *console.StoreError
+	switch {
+	case errors.As(err, &store):
+		fmt.Fprintf(env.Stderr, "fsbench capture: %s\n", err)
+		return ExitIO
+	case errors.Is(err, console.ErrBootFailed), errors.Is(err, console.ErrPanics):
+		fmt.Fprintf(env.Stderr, "fsbench capture: %s\n", err)
+		return ExitBootFailed
+	case sum.Complete && len(sum.Missing()) > 0:
+		fmt.Fprintf(env.Stderr, "fsbench capture: the runner reported its plan complete, but results %v never arrived intact\n", sum.Missing())
+		return ExitIncomplete
+	case sum.Complete:
+		fmt.Fprintf(env.Stderr, "fsbench capture: the runner reported its plan complete: %d result(s)\n", len(sum.Results))
+		return ExitOK
+	case sum.Stop == "silence":
+		fmt.Fprintf(env.Stderr, "fsbench capture: %s, before the runner reported its plan complete (%d result(s))\n", err, len(sum.Results))
+		return ExitIncomplete
+	case len(sum.Results) > 0 && !errors.Is(err, errQuit):
+		fmt.Fprintf(env.Stderr, "fsbench capture: the capture ended (%s) before the runner reported its plan complete (%d result(s))\n", endReason(ctx, err), len(sum.Results))
+		return ExitIncomplete
+	case err != nil && !errors.Is(err, errQuit) && ctx.Err() == nil:
+		fmt.Fprintf(env.Stderr, "fsbench capture: %s\n", err)
+		return ExitIO
 	}
 	return ExitOK
+}
+
+// endReason says in a few words why a capture ended early.
+func endReason(ctx context.Context, err error) string {
+	switch {
+	case context.Cause(ctx) == errCaptureTimeout:
+		return "-timeout"
+	case ctx.Err() != nil:
+		return "interrupted"
+	case err != nil:
+		return err.Error()
+	}
+	return "the console hung up"
 }
 
 // captureProcs is the GOMAXPROCS capture runs with. The reading goroutine
@@ -143,96 +293,44 @@ func reportMilestones(env *Env, res *capture.Result) {
 	}
 }
 
-// resultSink receives the raw console bytes: it keeps them in the log
-// file and decodes result frames from them into the results file.
-type resultSink struct {
-	env      *Env
-	log      *os.File
-	results  *os.File
-	enc      *json.Encoder
-	buf      *bufio.Writer
-	dec      *resultframe.Decoder
-	problems int
-	// err is the first failure to store a result; it stops the capture
-	// (Write returns it) and fails the command.
-	err    error
+// captureFiles are the raw log and the results store of a capture.
+type captureFiles struct {
+	raw    *os.File
+	store  *console.Store
 	closed bool
 }
 
-func newResultSink(env *Env, results, logPath string) (*resultSink, error) {
-	s := &resultSink{env: env, dec: resultframe.NewDecoder()}
+func openCaptureFiles(results, logPath string) (*captureFiles, error) {
+	c := &captureFiles{}
 	var err error
 	if logPath != "" {
-		if s.log, err = os.Create(logPath); err != nil {
+		if c.raw, err = os.Create(logPath); err != nil {
 			return nil, err
 		}
 	}
 	if results != "" {
-		if s.results, err = os.OpenFile(results, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644); err != nil {
+		if c.store, err = console.OpenStore(results); err != nil {
+			c.close()
 			return nil, err
 		}
-		s.buf = bufio.NewWriter(s.results)
-		s.enc = json.NewEncoder(s.buf)
 	}
-	return s, nil
+	return c, nil
 }
 
-func (s *resultSink) Write(b []byte) (int, error) {
-	if s.log != nil {
-		if _, err := s.log.Write(b); err != nil {
-			return 0, fmt.Errorf("the log: %w", err)
+// close closes the files once and returns the first failure.
+func (c *captureFiles) close() error {
+	if c.closed {
+		return nil
+	}
+	c.closed = true
+	var err error
+	if c.raw != nil {
+		err = c.raw.Close()
+	}
+	if c.store != nil {
+		if serr := c.store.Close(); serr != nil && err == nil {
+			err = fmt.Errorf("the results file: %w", serr)
 		}
 	}
-	s.handle(s.dec.Feed(b))
-	if s.err != nil {
-		return 0, s.err
-	}
-	return len(b), nil
+	return err
 }
-
-func (s *resultSink) handle(events []resultframe.Event) {
-	for _, ev := range events {
-		switch {
-		case ev.Result != nil:
-			if s.enc != nil && s.err == nil {
-				// Flushed at once: a result on disk survives a crash of
-				// the capture.
-				err := s.enc.Encode(ev.Result)
-				if err == nil {
-					err = s.buf.Flush()
-				}
-				if err != nil {
-					s.err = fmt.Errorf("storing result %d of run %s: %w", ev.Result.Seq, ev.Result.RunID, err)
-				}
-			}
-		case ev.Problem != nil:
-			s.problems++
-			s.env.Log.Warnf("result frame rejected (%s): %s", ev.Problem.Code, ev.Problem.Message)
-		}
-	}
-}
-
-// finish reports frames left incomplete when the capture stops.
-func (s *resultSink) finish() { s.handle(s.dec.Close()) }
-
-// close flushes, syncs and closes the files once, and returns the first
-// failure to store a result.
-func (s *resultSink) close() error {
-	if s.closed {
-		return s.err
-	}
-	s.closed = true
-	if s.log != nil {
-		s.log.Close()
-	}
-	if s.results != nil {
-		for _, err := range []error{s.buf.Flush(), s.results.Sync(), s.results.Close()} {
-			if err != nil && s.err == nil {
-				s.err = fmt.Errorf("the results file: %w", err)
-			}
-		}
-	}
-	return s.err
-}
-
-var _ io.Writer = (*resultSink)(nil)

@@ -213,3 +213,72 @@ func TestCapturePriority(t *testing.T) {
 		t.Errorf("-priority max: exit %d, stderr %q", got, stderr.String())
 	}
 }
+
+// capturePlay runs `fsbench capture` on a pty with args, plays console
+// into it, and returns the exit code and stderr. The capture must end by
+// itself: the pty stays open.
+func capturePlay(t *testing.T, console string, args ...string) (int, string) {
+	t.Helper()
+	master, slave := openPTY(t)
+	code := make(chan int, 1)
+	var stdout, stderr strings.Builder
+	go func() {
+		code <- Main(append([]string{"capture", "-port", slave}, args...), strings.NewReader(""), &stdout, &stderr, nil)
+	}()
+	waitRaw(t, master)
+	if _, err := master.Write([]byte(console)); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case c := <-code:
+		return c, stderr.String()
+	case <-time.After(time.Minute):
+		t.Fatalf("capture did not end by itself:\n%s", stderr.String())
+	}
+	return 0, ""
+}
+
+// TestCaptureEndsByItself: capture ends when the runner reports its plan
+// complete (0), at a boot that cannot go on (12), and says when the
+// console went quiet before the plan completed (13).
+func TestCaptureEndsByItself(t *testing.T) {
+	frames := func(rs ...resultframe.Result) string {
+		var b strings.Builder
+		for _, r := range rs {
+			lines, err := resultframe.Encode(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b.WriteString(strings.Join(lines, "\r\n") + "\r\n")
+		}
+		return b.String()
+	}
+	boot := resultframe.Result{RunID: "r1", Seq: 1, Recipe: "boot_time", Name: "rootfs", Case: "single", Iteration: 1, Status: "ok",
+		Metrics: []resultframe.Metric{{Name: "target_boot", Value: 0.5, Unit: "s"}}}
+	done := resultframe.Result{RunID: "r1", Seq: 2, Recipe: "fsbench", Name: "plan", Case: "complete", Status: "ok",
+		Metrics: []resultframe.Metric{{Name: "results", Value: 2}}}
+	lost := done
+	lost.Metrics = []resultframe.Metric{{Name: "results", Value: 3}}
+	start := "U-Boot 2023.01\r\n[    1.0] VFS: Mounted root (ext4 filesystem) on device 254:2.\r\nfsbench login: \r\n"
+	for _, c := range []struct {
+		name, console string
+		args          []string
+		code          int
+		want          string
+	}{
+		{"complete", start + frames(boot, done) + "more lines the board prints afterwards\r\n", nil, ExitOK, "plan complete: 2 result(s)"},
+		{"a result lost", start + frames(boot, lost), nil, ExitIncomplete, "results [3] never arrived intact"},
+		{"no boot file", "U-Boot 2023.01\r\nScanning virtio 0:1...\r\n=> ", nil, ExitBootFailed, "the bootloader found nothing it could boot"},
+		{"no root filesystem", "[    0.9] VFS: Cannot open root device \"vda9\" or unknown-block(0,0): error -6\r\n", nil, ExitBootFailed,
+			"could not mount the root filesystem"},
+		{"silent", start + frames(boot), []string{"-silence", "2s"}, ExitIncomplete, "silent for 2s, before the runner reported its plan complete (1 result(s))"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			results := filepath.Join(t.TempDir(), "results.jsonl")
+			code, stderr := capturePlay(t, c.console, append([]string{"-results", results}, c.args...)...)
+			if code != c.code || !strings.Contains(stderr, c.want) {
+				t.Errorf("exit %d, want %d with %q:\n%s", code, c.code, c.want, stderr)
+			}
+		})
+	}
+}

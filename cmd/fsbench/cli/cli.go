@@ -32,6 +32,9 @@ const (
 	ExitTestsChanged = 9  // only the tests (the run plan); the layout and filesystems are the same
 	ExitImageChanged = 10 // the images
 	ExitBreaking     = 11 // the images, in a way that breaks an installed base
+	// capture: how the target's run ended.
+	ExitBootFailed = 12 // a boot could not go on (or the kernel panicked again and again)
+	ExitIncomplete = 13 // results arrived, but the capture ended before the plan completed
 )
 
 // Version is set at link time (-ldflags "-X github.com/fsbench/fsbench/cmd/fsbench/cli.Version=...").
@@ -107,7 +110,7 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintf(w, "\nRun 'fsbench <command> -h' for a command's flags.\n")
-	fmt.Fprintf(w, "\nExit codes: 0 ok, 1 invalid spec, 2 usage error, 3 fmt -check found changes,\n4 file error, 5 internal error, 6 build step failed, 7 interrupted,\n8 report found a regression (-fail-on-regression); plan -compare: 9 only the tests\nchange, 10 the images change, 11 they change in a way that breaks an installed base.\n")
+	fmt.Fprintf(w, "\nExit codes: 0 ok, 1 invalid spec, 2 usage error, 3 fmt -check found changes,\n4 file error, 5 internal error, 6 build step failed, 7 interrupted,\n8 report found a regression (-fail-on-regression); plan -compare: 9 only the tests\nchange, 10 the images change, 11 they change in a way that breaks an installed base;\ncapture: 12 a boot could not go on, 13 the capture ended before the plan completed.\n")
 }
 
 // newLogger builds the command's logger: diagnostics on stderr, level
