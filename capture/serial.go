@@ -4,7 +4,6 @@ package capture
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"sort"
 
@@ -131,10 +130,4 @@ func OpenUnix(path string) (*os.File, error) {
 		return nil, fmt.Errorf("capture: %s: %w", path, err)
 	}
 	return os.NewFile(uintptr(fd), path), nil
-}
-
-// Open opens the console at port: a serial device or pty, as OpenSerial
-// does.
-func Open(port string, cfg Config) (io.ReadWriteCloser, error) {
-	return OpenSerial(port, cfg)
 }

@@ -36,6 +36,17 @@ type source interface {
 // would wake the monitor thread from its sleep at every read).
 type pollSource struct {
 	rc syscall.RawConn
+	// f, when set, takes a network console's protocol out of each read.
+	f filtered
+}
+
+// filtered is a connection whose bytes need a pass right after each
+// read(2): a telnet connection's commands come out, and the console's
+// bytes stay at the front. Bytes read before the capture began (while
+// negotiating) are handed over first.
+type filtered interface {
+	filterRead(p []byte) int
+	takePending(p []byte) int
 }
 
 // newPollSource returns a pollSource for src when src is a file or
@@ -65,10 +76,16 @@ func newPollSource(src io.Reader) (*pollSource, bool) {
 		// block inside the runtime.
 		return nil, false
 	}
-	return &pollSource{rc: rc}, true
+	f, _ := src.(filtered)
+	return &pollSource{rc: rc, f: f}, true
 }
 
 func (s *pollSource) read(p []byte) (n int, t time.Time, err error) {
+	if s.f != nil {
+		if n := s.f.takePending(p); n > 0 {
+			return n, time.Now(), nil
+		}
+	}
 	var rerr error
 	err = s.rc.Read(func(fd uintptr) bool {
 		for {
@@ -92,6 +109,9 @@ func (s *pollSource) read(p []byte) (n int, t time.Time, err error) {
 		return 0, t, rerr
 	case n == 0:
 		return 0, t, io.EOF
+	case s.f != nil:
+		// Commands only: no console byte in this read.
+		return s.f.filterRead(p[:n]), t, nil
 	}
 	return n, t, nil
 }

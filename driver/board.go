@@ -12,7 +12,8 @@ import (
 	"github.com/fsbench/fsbench/capture"
 )
 
-// Board is a real board on a serial port.
+// Board is a real board on a serial port, or on a console server
+// (capture.Open).
 type Board struct {
 	Port   string
 	Baud   int
@@ -36,7 +37,7 @@ func RunBoard(ctx context.Context, v Variant, b Board, opt Options) (*Outcome, e
 	if err != nil {
 		return nil, err
 	}
-	port, err := capture.OpenSerial(b.Port, capture.Config{Baud: b.Baud, RTSCTS: b.RTSCTS})
+	port, err := capture.Open(b.Port, capture.Config{Baud: b.Baud, RTSCTS: b.RTSCTS})
 	if err != nil {
 		return nil, err
 	}

@@ -34,12 +34,15 @@ import (
 // changes afresh.
 type imageFile struct {
 	*atomicfile.File
-	final   string
+	final string
+	// dense: the image is filled with a byte other than zero (erased
+	// flash), so every byte of a placed file is written, zeros included.
+	dense   bool
 	sums    *bmap.Sums
 	hashing sync.WaitGroup
 }
 
-func newImageFile(final string, size int64) (*imageFile, error) {
+func newImageFile(final string, size int64, fill byte) (*imageFile, error) {
 	tmp, err := atomicfile.Create(final, 0o644)
 	if err != nil {
 		return nil, err
@@ -48,14 +51,31 @@ func newImageFile(final string, size int64) (*imageFile, error) {
 		tmp.Abort()
 		return nil, err
 	}
-	return &imageFile{File: tmp, final: final, sums: bmap.NewSums()}, nil
+	if fill != 0 {
+		if err := fillFile(tmp.File, size, fill); err != nil {
+			tmp.Abort()
+			return nil, err
+		}
+	}
+	return &imageFile{File: tmp, final: final, sums: bmap.NewSums(), dense: fill != 0}, nil
+}
+
+// fillFile writes size bytes of b from the start of f.
+func fillFile(f *os.File, size int64, b byte) error {
+	buf := bytes.Repeat([]byte{b}, int(min(size, copyBufSize)))
+	for off := int64(0); off < size; off += int64(len(buf)) {
+		if _, err := f.WriteAt(buf[:min(int64(len(buf)), size-off)], off); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // place copies the data of the file at path to off, refusing a file
 // larger than limit, and starts writing it back to disk: the final sync
 // then finds most of the image already written.
 func (f *imageFile) place(off int64, path string, limit int64) error {
-	if err := copyFileAt(f.File.File, off, path, limit); err != nil {
+	if err := copyFileAt(f.File.File, off, path, limit, f.dense); err != nil {
 		return err
 	}
 	startWriteback(f.File.File, off, limit)
@@ -88,7 +108,7 @@ func (w forgetful) WriteAt(b []byte, off int64) (int, error) {
 func (b *builder) assemble(ctx context.Context, img plan.Image, out *imageFile) (*ImageManifest, []*atomicfile.File, error) {
 	out.wait()
 	for _, r := range img.Raw {
-		if err := copyRawAt(out.writer(), r, b.input(r.File)); err != nil {
+		if err := copyRawAt(out.writer(), r, b.input(r.File), out.dense); err != nil {
 			return nil, nil, fmt.Errorf("raw region %s: %w", r.Name, err)
 		}
 	}
@@ -154,13 +174,16 @@ func (b *builder) input(p string) string {
 }
 
 // copyFileAt copies the data of the file at path into dst at off,
-// refusing a file larger than limit.
-func copyFileAt(dst io.WriterAt, off int64, path string, limit int64) error {
-	src, _, err := openAtMost(path, limit)
+// refusing a file larger than limit; dense copies its zeros too.
+func copyFileAt(dst io.WriterAt, off int64, path string, limit int64, dense bool) error {
+	src, size, err := openAtMost(path, limit)
 	if err != nil {
 		return err
 	}
 	defer src.Close()
+	if dense {
+		return copyDense(dst, off, src, 0, size, make([]byte, copyBufSize))
+	}
 	return copySparse(dst, off, src)
 }
 
@@ -186,10 +209,11 @@ func openAtMost(path string, limit int64) (*os.File, int64, error) {
 // copyRawAt copies the data of the raw region r's file, at path, to
 // r.Offset, except the bytes in r.Holes, which the partition table
 // writes; like copyFileAt it leaves holes where the file has holes or
-// zeros, and refuses a file larger than the region.
-func copyRawAt(dst io.WriterAt, r plan.Raw, path string) error {
+// zeros (but dense, which copies the zeros too), and refuses a file
+// larger than the region.
+func copyRawAt(dst io.WriterAt, r plan.Raw, path string, dense bool) error {
 	if len(r.Holes) == 0 {
-		return copyFileAt(dst, r.Offset, path, r.Size)
+		return copyFileAt(dst, r.Offset, path, r.Size, dense)
 	}
 	src, size, err := openAtMost(path, r.Size)
 	if err != nil {
@@ -209,7 +233,11 @@ func copyRawAt(dst io.WriterAt, r plan.Raw, path string) error {
 	pos := int64(0)
 	for _, h := range append(holes, plan.Hole{Offset: size}) {
 		if end := min(h.Offset, size); pos < end {
-			if err := copyExtents(dst, r.Offset, src, pos, end, buf); err != nil {
+			piece := copyExtents
+			if dense {
+				piece = copyDense
+			}
+			if err := piece(dst, r.Offset, src, pos, end, buf); err != nil {
 				return err
 			}
 		}

@@ -246,7 +246,7 @@ func (b *builder) addLayers(ctx context.Context, p *plan.Plan, v plan.Variant, d
 // back to disk overlap with building the others; then it completes the
 // image (assemble) and returns the files to commit, or none.
 func (b *builder) image(ctx context.Context, img plan.Image, dir, work string) (_ *ImageManifest, _ []*atomicfile.File, err error) {
-	out, err := newImageFile(filepath.Join(dir, img.File), img.Size)
+	out, err := newImageFile(filepath.Join(dir, img.File), img.Size, img.Fill)
 	if err != nil {
 		return nil, nil, err
 	}

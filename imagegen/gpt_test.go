@@ -303,7 +303,7 @@ func assembled(t *testing.T, img plan.Image, raw map[string][]byte) string {
 	log.Out = io.Discard
 	b := &builder{opts: Options{SpecDir: dir}, log: log}
 	path := filepath.Join(dir, img.File)
-	out, err := newImageFile(path, img.Size)
+	out, err := newImageFile(path, img.Size, img.Fill)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -890,7 +890,7 @@ func TestRawHoleRefusesLargeFile(t *testing.T) {
 	}
 	defer dst.Close()
 	for _, holes := range [][]plan.Hole{nil, {{Offset: 440, Size: 72}}} {
-		err := copyRawAt(dst, plan.Raw{Name: "big", Size: 4096, Holes: holes}, src)
+		err := copyRawAt(dst, plan.Raw{Name: "big", Size: 4096, Holes: holes}, src, false)
 		if err == nil || !strings.Contains(err.Error(), "more than the 4096 bytes") {
 			t.Errorf("holes %v: %v", holes, err)
 		}
@@ -919,7 +919,7 @@ func TestRawHolesSparse(t *testing.T) {
 	}
 	const off = 1 << 20
 	holes := []plan.Hole{{Offset: 3<<20 - 100, Size: 1 << 20}, {Offset: 0, Size: 10}, {Offset: 1<<20 - 512, Size: 512}, {Offset: 4096, Size: 4096}}
-	if err := copyRawAt(dst, plan.Raw{Name: "raw", Offset: off, Size: 5 << 20, Holes: holes}, src); err != nil {
+	if err := copyRawAt(dst, plan.Raw{Name: "raw", Offset: off, Size: 5 << 20, Holes: holes}, src, false); err != nil {
 		t.Fatal(err)
 	}
 	want := bytes.Clone(data)

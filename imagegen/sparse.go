@@ -66,3 +66,19 @@ func copyRange(dst io.WriterAt, off int64, src *os.File, start, end int64, buf [
 var zeros = make([]byte, copyBufSize)
 
 func allZero(b []byte) bool { return bytes.Equal(b, zeros[:len(b)]) }
+
+// copyDense copies src from start to end to dst at off+start, every
+// byte: in an image filled with another byte, zeros are data.
+func copyDense(dst io.WriterAt, off int64, src *os.File, start, end int64, buf []byte) error {
+	for p := start; p < end; {
+		n := min(int64(len(buf)), end-p)
+		if _, err := src.ReadAt(buf[:n], p); err != nil && !errors.Is(err, io.EOF) {
+			return err
+		}
+		if _, err := dst.WriteAt(buf[:n], off+p); err != nil {
+			return err
+		}
+		p += n
+	}
+	return nil
+}

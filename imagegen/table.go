@@ -13,10 +13,13 @@ import (
 )
 
 // writeTable writes the partition table of img into f, which already has
-// the image's size.
+// the image's size; an image with table "none" has none.
 func writeTable(f io.WriterAt, img plan.Image) error {
-	if img.Table == "gpt" {
+	switch img.Table {
+	case "gpt":
 		return writeGPT(f, img)
+	case "none":
+		return nil // regions at offsets, which no table describes
 	}
 	return writeMBR(f, img)
 }

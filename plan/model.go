@@ -110,7 +110,7 @@ type Boot struct {
 type Image struct {
 	Name       string      `json:"name"`
 	File       string      `json:"file"`
-	Table      string      `json:"table"`
+	Table      string      `json:"table"` // gpt | mbr | none
 	Size       int64       `json:"size"`
 	SectorSize int64       `json:"sector_size"`
 	Align      int64       `json:"align"`
@@ -119,6 +119,9 @@ type Image struct {
 	GPT        *GPT        `json:"gpt,omitempty"`
 	Partitions []Partition `json:"partitions"`
 	Raw        []Raw       `json:"raw,omitempty"`
+	// Fill is the byte where nothing else lies: 0 (holes) or 0xff
+	// (erased NOR flash).
+	Fill byte `json:"fill,omitempty"`
 }
 
 // Extended is the MBR extended partition, in sectors.
@@ -240,8 +243,10 @@ type Contents struct {
 
 // File is one placed file.
 type File struct {
-	Path    string  `json:"path"`
-	Source  string  `json:"source,omitempty"`
+	Path   string `json:"path"`
+	Source string `json:"source,omitempty"`
+	// Dir: Source is a directory, whose tree goes to Path.
+	Dir     bool    `json:"dir,omitempty"`
 	Content *string `json:"content,omitempty"`
 	Mode    string  `json:"mode"`
 	UID     int     `json:"uid"`

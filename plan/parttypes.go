@@ -309,8 +309,8 @@ func resolvePartType(table, given string, a arch.Arch) (string, error) {
 	case "mbr":
 		if mbrIDRe.MatchString(given) {
 			n, _ := strconv.ParseUint(strings.TrimPrefix(strings.ToLower(given), "0x"), 16, 8)
-			if n == 0 || n == 0x05 || n == 0x0f || n == 0x85 {
-				return "", fmt.Errorf("MBR id %s is reserved (empty or extended); fsbench makes the extended partition itself from logical = true", given)
+			if n == 0x05 || n == 0x0f || n == 0x85 {
+				return "", fmt.Errorf("MBR id %s is reserved for extended partitions; fsbench makes the extended partition itself from logical = true", given)
 			}
 			return fmt.Sprintf("0x%02x", n), nil
 		}

@@ -134,7 +134,7 @@ func (r *resolver) checkPartitionSpace(st *spec.Test, t Test, v *Variant) {
 
 func (r *resolver) image(sv *spec.Variant, si *spec.Image) Image {
 	img := Image{Name: si.Name, File: si.Name + ".img", Table: si.Table, Size: si.Size, SectorSize: si.SectorSize, Align: si.Align, DiskID: strings.ToLower(si.DiskID)}
-	if img.DiskID == "" {
+	if img.DiskID == "" && si.Table != "none" {
 		if si.Table == "gpt" {
 			img.DiskID = nameUUID(r.board.Name, sv.Name, si.Name, "disk")
 		} else {
@@ -159,6 +159,7 @@ func (r *resolver) image(sv *spec.Variant, si *spec.Image) Image {
 		r.errorf(rng, pr.Summary, "%s", pr.Detail)
 	}
 	img.Size = placed.Size
+	img.Fill = si.Fill
 	if e := placed.Extended; e != nil {
 		img.Extended = &Extended{StartSector: e.StartSector, Sectors: e.Sectors, Type: ExtendedType, Slot: e.Slot}
 	}
@@ -238,6 +239,9 @@ func (r *resolver) hybridEntry(si *spec.Image, img *Image, i int, name string) (
 	if err == nil && t == "0xee" {
 		err = fmt.Errorf("0xee is the protective entry fsbench writes itself")
 	}
+	if err == nil && t == "0x00" {
+		err = fmt.Errorf("0x00 marks an empty MBR entry, which the hybrid MBR would not mirror")
+	}
 	if err != nil {
 		r.errorf(rng, "Invalid hybrid MBR entry", "Partition %q: %s. Give it mbr_type, such as \"0x0c\" for FAT32 or \"0x83\" for Linux.", name, err)
 		return HybridEntry{}, false
@@ -257,6 +261,14 @@ func (r *resolver) partition(sv *spec.Variant, si *spec.Image, sp *spec.Partitio
 		EndSector: pl.StartSector + pl.Sectors - 1, Offset: pl.Start(ss), Size: pl.Size(ss),
 		Bootable: sp.Bootable, Label: sp.Label, Logical: sp.Logical, EBRSector: pl.EBRSector,
 		Root: sp.Root, Image: sp.ImageFile,
+	}
+	if si.Table == "none" {
+		// No table: no type, no id; the spec refused them (checkUntabled).
+		p.Label = ""
+		if sp.Filesystem != nil {
+			p.Filesystem = r.filesystem(sv, si, sp, p.Size)
+		}
+		return p
 	}
 	typeName := sp.Type
 	if typeName == "" {
@@ -334,7 +346,7 @@ func (r *resolver) filesystem(sv *spec.Variant, si *spec.Image, sp *spec.Partiti
 	if ct := sp.Contents; ct != nil {
 		fs.Contents = &Contents{Dir: ct.Dir, Tar: ct.Tar, Userland: ct.Userland}
 		for _, f := range ct.Files {
-			fs.Contents.Files = append(fs.Contents.Files, File{Path: f.Path, Source: f.Source, Content: f.Content,
+			fs.Contents.Files = append(fs.Contents.Files, File{Path: f.Path, Source: f.Source, Dir: f.SourceDir, Content: f.Content,
 				Mode: fmt.Sprintf("%04o", f.Mode), UID: f.UID, GID: f.GID})
 		}
 	}
@@ -381,7 +393,9 @@ func (r *resolver) raw(si *spec.Image, img *Image, placed layout.Result) {
 	var spans []span
 	// The first sector holds the MBR's partition table from byte 440 on
 	// (disk signature and entries); boot code before it may be replaced.
-	spans = append(spans, span{"the partition table (MBR)", 440, 512, true})
+	if si.Table != "none" {
+		spans = append(spans, span{"the partition table (MBR)", 440, 512, true})
+	}
 	if si.Table == "gpt" {
 		spans = append(spans, span{"the GPT header", ss, 2 * ss, true})
 		spans = append(spans, span{"the GPT entries", placed.EntriesSector * ss, (placed.EntriesSector + placed.EntriesSectors) * ss, true})
@@ -556,7 +570,9 @@ func (r *resolver) checkUnique(sv *spec.Variant, v Variant) {
 			if sp == nil {
 				continue
 			}
-			if o, dup := partUUID[p.UUID]; dup {
+			if p.UUID == "" {
+				// no table, no PARTUUID
+			} else if o, dup := partUUID[p.UUID]; dup {
 				r.errorf(sp.Of("uuid"), "Duplicate partition UUID",
 					"Partition %q of image %q has PARTUUID %s, as partition %q of image %q does: root= and fstab would name either. Give each a uuid of its own, or leave uuid out to derive one from the names.",
 					p.Name, img.Name, p.UUID, o.part.Name, o.img)

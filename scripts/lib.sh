@@ -107,7 +107,7 @@ FSBENCH_TOOL_PACKAGES=(
 	fakeroot attr xz-utils zstd lz4 qemu-system-x86 qemu-system-arm qemu-utils cpio
 	u-boot-qemu u-boot-tools genimage
 	fio postmark sqlite3 chromium shellcheck
-	lava-dispatcher lava-common telnet
+	lava-dispatcher lava-common telnet ser2net
 )
 
 # ensure_foreign_archs lets apt download arm64 and armhf packages on

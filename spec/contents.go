@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"os"
 	"strconv"
 	"strings"
 
@@ -56,7 +57,15 @@ func (d *decoder) file(b *hcl.Block, paths *resolver) *File {
 	if err := targetPath(f.Path); err != nil {
 		d.errorf(b.LabelRanges[0], "Invalid file path", "The file path %s.", err)
 	}
-	f.Source, _ = d.inputAttr(c.Attributes, "source", "Invalid file source", "file", f.Of("source"), paths, nil)
+	var pending bool
+	f.Source, pending = d.inputAttr(c.Attributes, "source", "Invalid file source", "entry", f.Of("source"), paths, nil)
+	if f.Source != "" && !pending {
+		if real, err := paths.source(f.Source, "entry"); err == nil {
+			if fi, err := os.Stat(real); err == nil && fi.IsDir() {
+				f.SourceDir = true
+			}
+		}
+	}
 	if _, ok := c.Attributes["content"]; ok {
 		s := d.str(c.Attributes, "content", "Invalid file content")
 		f.Content = &s
@@ -66,6 +75,14 @@ func (d *decoder) file(b *hcl.Block, paths *resolver) *File {
 		d.errorf(f.Of("content"), "Conflicting file content", "A file takes source or content, not both.")
 	case f.Source == "" && f.Content == nil:
 		d.errorf(b.DefRange, "Missing file content", "File %s needs source (a file next to the spec) or content (inline text).", f.Path)
+	}
+	if f.SourceDir {
+		for _, name := range []string{"mode", "owner"} {
+			if _, ok := c.Attributes[name]; ok {
+				d.errorf(f.Of(name), "Mode or owner of a directory source",
+					"%s is a directory: its tree goes to %s with the modes it has on disk and owner 0:0, as a contents dir does. Leave out %s.", f.Source, f.Path, name)
+			}
+		}
 	}
 	if mode := d.str(c.Attributes, "mode", "Invalid file mode"); mode != "" {
 		m, err := strconv.ParseUint(mode, 8, 32)

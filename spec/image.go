@@ -21,7 +21,7 @@ var imageSchema = &hcl.BodySchema{
 		{Name: "table"}, {Name: "size"}, {Name: "align"},
 		{Name: "sector_size"}, {Name: "disk_id"},
 		{Name: "gpt_location"}, {Name: "gpt_backup"}, {Name: "hybrid_mbr"},
-		{Name: "extended_slot"},
+		{Name: "extended_slot"}, {Name: "fill"},
 	},
 	Blocks: []hcl.BlockHeaderSchema{
 		{Type: "partition", LabelNames: []string{"name"}},
@@ -46,7 +46,7 @@ func (d *decoder) image(b *hcl.Block, paths *resolver) *Image {
 		d.errorf(b.LabelRanges[0], "Invalid image name",
 			"An image name starts with a letter or digit and holds up to 64 letters, digits, '_', '.' and '-': it names the image file.")
 	}
-	t, tableOK := d.field(c.Attributes, fields.Field{Name: "table", Kind: fields.Enum, Enum: []string{"gpt", "mbr"}, Default: "gpt"}, "Unsupported partition table")
+	t, tableOK := d.field(c.Attributes, fields.Field{Name: "table", Kind: fields.Enum, Enum: []string{"gpt", "mbr", "none"}, Default: "gpt"}, "Unsupported partition table")
 	img.Table = t.(string)
 	var sizeOK bool
 	img.Size, sizeOK = d.sizeOK(c.Attributes, "size", 0, "Invalid image size")
@@ -68,8 +68,11 @@ func (d *decoder) image(b *hcl.Block, paths *resolver) *Image {
 		d.errorf(img.Of("align"), "Invalid alignment", "align must be a positive multiple of the %d-byte sector, not %s.", img.SectorSize, units.FormatSize(img.Align))
 		img.Align = units.MiB
 	}
+	img.Fill = d.fillByte(c.Attributes, img)
 	if img.DiskID != "" && tableOK {
 		switch {
+		case img.Table == "none":
+			d.errorf(img.Of("disk_id"), "Disk id without a table", "table = \"none\" writes no partition table, so nothing holds a disk id.")
 		case img.Table == "gpt" && !guidPattern.MatchString(img.DiskID):
 			d.errorf(img.Of("disk_id"), "Invalid disk id", "A GPT disk id is a GUID such as \"9c3b4c5e-8c1f-4a6e-9d0b-2f6f3b0c9a11\", not %q.", img.DiskID)
 		case img.Table == "mbr" && !mbrSignature.MatchString(img.DiskID):
@@ -112,6 +115,14 @@ func (d *decoder) tableLayout(attrs hcl.Attributes, img *Image) {
 	}
 	if _, ok := attrs["gpt_location"]; ok && img.GPTLocation <= 0 {
 		d.errorf(img.Of("gpt_location"), "Invalid GPT location", "gpt_location is the byte offset of the GPT entry array, above zero.")
+	}
+	if img.Table == "none" {
+		for _, name := range []string{"gpt_location", "gpt_backup", "hybrid_mbr", "extended_slot"} {
+			if _, ok := attrs[name]; ok {
+				d.errorf(img.Of(name), "Table setting without a table", "%s places a structure of a partition table; this image has table = \"none\".", name)
+			}
+		}
+		return
 	}
 	if img.Table != "mbr" {
 		if _, ok := attrs["extended_slot"]; ok {
@@ -380,4 +391,19 @@ func (d *decoder) inputFile(rng hcl.Range, p, kind string, paths *resolver, with
 
 func describeRange(r hcl.Range) string {
 	return fmt.Sprintf("%s:%d:%d", r.Filename, r.Start.Line, r.Start.Column)
+}
+
+// fillByte reads the byte written where nothing else lies: "0x00" (the
+// default: holes in a sparse image) or "0xff", erased NOR flash.
+func (d *decoder) fillByte(attrs hcl.Attributes, img *Image) byte {
+	s := d.str(attrs, "fill", "Invalid fill byte")
+	switch strings.ToLower(s) {
+	case "", "0x00":
+		return 0
+	case "0xff":
+		return 0xff
+	}
+	d.errorf(img.Of("fill"), "Invalid fill byte",
+		"fill is \"0x00\" (holes, as a disk image has) or \"0xff\" (erased NOR flash), not %q.", s)
+	return 0
 }

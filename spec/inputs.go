@@ -48,7 +48,7 @@ func (s *Spec) Inputs() []InputRef {
 				add("contents-dir", ct.Dir, ct.Of("dir"), true)
 				add("contents-tar", ct.Tar, ct.Of("tar"), false)
 				for _, f := range ct.Files {
-					add("file", f.Source, f.Of("source"), false)
+					add("file", f.Source, f.Of("source"), f.SourceDir)
 				}
 			}
 		}

@@ -77,7 +77,7 @@ type Board struct {
 // Image is one disk image: a partition table and what goes in it.
 type Image struct {
 	Name       string
-	Table      string // gpt | mbr
+	Table      string // gpt | mbr | none
 	Size       int64
 	Align      int64
 	SectorSize int64
@@ -89,8 +89,12 @@ type Image struct {
 	// ExtendedSlot is the MBR entry of the extended partition, 1-4; 0 =
 	// after the primary partitions declared before the first logical one.
 	ExtendedSlot int
-	Partitions   []*Partition
-	Raw          []*RawRegion
+	// Fill is the byte written wherever no partition, raw region or
+	// table lies: 0 leaves holes in a sparse image, 0xff is erased NOR
+	// flash, as genimage's flash images are.
+	Fill       byte
+	Partitions []*Partition
+	Raw        []*RawRegion
 	Ranges
 }
 
@@ -173,11 +177,14 @@ type Contents struct {
 // File is one file placed into a filesystem.
 type File struct {
 	Path    string // absolute path inside the filesystem
-	Source  string // a file next to the spec, or
+	Source  string // a file or a directory next to the spec, or
 	Content *string
-	Mode    uint32
-	UID     int
-	GID     int
+	// SourceDir: Source is a directory, whose tree goes to Path (as
+	// genimage's vfat files list copies one).
+	SourceDir bool
+	Mode      uint32
+	UID       int
+	GID       int
 	Ranges
 }
 

@@ -95,6 +95,10 @@ func (d *decoder) checkPartition(p *Partition, img *Image, hasSize, sizeOK, well
 	case sizeOK && p.Size <= 0:
 		d.errorf(p.Of("size"), "Invalid partition size", "A partition needs a size above zero.")
 	}
+	if img.Table == "none" {
+		d.checkUntabled(p)
+		return
+	}
 	if p.Label == "" {
 		p.Label = p.Name
 	}
@@ -115,6 +119,22 @@ func (d *decoder) checkPartition(p *Partition, img *Image, hasSize, sizeOK, well
 	if img.Table == "gpt" && p.Bootable && !slices.Contains(img.HybridMBR, p.Name) {
 		d.add(diag.Warnf(p.Of("bootable"), "Bootable flag on GPT",
 			"On GPT, bootable sets the legacy BIOS bootable attribute (bit 2), which only some firmware reads."))
+	}
+}
+
+// checkUntabled refuses what only a partition table could record, in
+// an image with table = "none": there a partition is a region at an
+// offset, which no table describes to the kernel.
+func (d *decoder) checkUntabled(p *Partition) {
+	for _, name := range []string{"type", "bootable", "label", "uuid", "logical", "mbr_type"} {
+		if _, ok := p.Attrs[name]; ok {
+			d.errorf(p.Of(name), "Table setting without a table",
+				"%s is recorded in a partition table; partition %q lies in an image with table = \"none\", which has none.", name, p.Name)
+		}
+	}
+	if p.Root {
+		d.errorf(p.Of("root"), "Root partition without a table",
+			"The kernel finds its root partition through a partition table (root=PARTUUID=...), and partition %q lies in an image with table = \"none\". Give the image a table.", p.Name)
 	}
 }
 

@@ -47,7 +47,7 @@ func newResolver(specDir string, extra []string) (*resolver, error) {
 }
 
 // source resolves a host input path and checks that it exists with the
-// wanted kind ("file" or "dir"). The returned path is the one to open;
+// wanted kind ("file", "dir", or "entry" for either). The returned path is the one to open;
 // the caller records the path as written.
 func (r *resolver) source(p, kind string) (string, error) {
 	if p == "" {
@@ -88,6 +88,8 @@ func (r *resolver) source(p, kind string) (string, error) {
 		return "", fmt.Errorf("%s is not a directory", p)
 	case kind == "file" && !fi.Mode().IsRegular():
 		return "", fmt.Errorf("%s is not a regular file", p)
+	case kind == "entry" && !fi.Mode().IsRegular() && !fi.IsDir():
+		return "", fmt.Errorf("%s is neither a regular file nor a directory", p)
 	}
 	return real, nil
 }

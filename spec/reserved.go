@@ -48,6 +48,9 @@ func (d *decoder) checkFiles(p *Partition, reserved map[string]string) {
 			continue
 		}
 		for _, g := range files {
+			if f.SourceDir {
+				break // a directory's tree may hold the other file's directory
+			}
 			if gp := path.Clean("/" + g.Path); strings.HasPrefix(gp, fp+"/") {
 				d.errorf(f.Decl, "A file where a directory must be",
 					"File %s is also the directory of file %s (line %d): give one of them another path.", fp, gp, g.Decl.Start.Line)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"time"
@@ -18,6 +19,12 @@ import (
 // process is outside the session, so it reads what is really on disk:
 // modes, device numbers and xattrs. Owners become 0:0.
 func copyDir(ctx context.Context, w *writer, src string) error {
+	return copyDirAt(ctx, w, src, "")
+}
+
+// copyDirAt is copyDir with the tree placed at at, a clean path in the
+// image ("extlinux"); "" is the root.
+func copyDirAt(ctx context.Context, w *writer, src, at string) error {
 	// Hard links: the first path seen for an inode carries the data,
 	// later ones link to it.
 	first := map[[2]uint64]string{}
@@ -36,8 +43,12 @@ func copyDir(ctx context.Context, w *writer, src string) error {
 		if err := unix.Lstat(p, &st); err != nil {
 			return &fs.PathError{Op: "lstat", Path: p, Err: err}
 		}
+		name := filepath.ToSlash(rel)
+		if at != "" {
+			name = path.Join(at, name)
+		}
 		h := &tar.Header{
-			Name:    filepath.ToSlash(rel),
+			Name:    name,
 			Mode:    int64(st.Mode & 0o7777),
 			ModTime: time.Unix(st.Mtim.Unix()),
 		}

@@ -2,6 +2,7 @@ package stage
 
 import (
 	"archive/tar"
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -9,14 +10,37 @@ import (
 )
 
 // addFiles writes the spec's single files, after the tarball or directory
-// is in place. Their names were checked by Input.check.
-func addFiles(w *writer, files []File) error {
+// is in place. Their names were checked by Input.check. A file whose
+// source is a directory places that directory's tree at its path.
+func addFiles(ctx context.Context, w *writer, files []File) error {
 	for _, f := range files {
+		if f.Source != "" {
+			if fi, err := os.Stat(f.Source); err == nil && fi.IsDir() {
+				if err := addTree(ctx, w, f); err != nil {
+					return fmt.Errorf("stage: file %q: %w", f.Path, err)
+				}
+				continue
+			}
+		}
 		if err := addFile(w, f); err != nil {
 			return fmt.Errorf("stage: file %q: %w", f.Path, err)
 		}
 	}
 	return nil
+}
+
+// addTree places the directory f.Source at f.Path, as copyDir copies
+// a contents dir: modes as on disk, owners 0:0. A file already at the
+// path is refused; a directory there is merged into.
+func addTree(ctx context.Context, w *writer, f File) error {
+	name, err := cleanName(f.Path)
+	if err != nil {
+		return err
+	}
+	if k := w.m.paths[name].kind; k != kindNone && k != kindDir {
+		return fmt.Errorf("the tree has a file at /%s, where the directory %s would go", name, f.Source)
+	}
+	return copyDirAt(ctx, w, f.Source, name)
 }
 
 func addFile(w *writer, f File) error {

@@ -18,7 +18,9 @@ type File struct {
 	// parents are created 0755 root:root.
 	Path string
 	// Source is a host file to copy (a symlink there is followed: it is
-	// the spec's input, not the tree). Exactly one of Source and Content.
+	// the spec's input, not the tree), or a directory whose tree goes to
+	// Path as Dir's does (Mode, UID and GID then do not apply). Exactly
+	// one of Source and Content.
 	Source string
 	// Content is the file's literal content.
 	Content *string
@@ -129,7 +131,7 @@ func Build(ctx context.Context, workdir string, in Input) (_ *Tree, err error) {
 	// placeholder files until its end, and a file replacing such a
 	// symlink must replace the real symlink, not race the placeholder.
 	if len(in.Files) > 0 {
-		if err := untar(ctx, func(w *writer) error { return addFiles(w, in.Files) }, m); err != nil {
+		if err := untar(ctx, func(w *writer) error { return addFiles(ctx, w, in.Files) }, m); err != nil {
 			return nil, err
 		}
 	}
@@ -274,8 +276,8 @@ func (in Input) check() error {
 			if err != nil {
 				return fmt.Errorf("stage: file %q: %w", f.Path, err)
 			}
-			if !fi.Mode().IsRegular() {
-				return fmt.Errorf("stage: file %q: source %s is not a regular file", f.Path, f.Source)
+			if !fi.Mode().IsRegular() && !fi.IsDir() {
+				return fmt.Errorf("stage: file %q: source %s is neither a regular file nor a directory", f.Path, f.Source)
 			}
 		}
 	}

@@ -31,7 +31,7 @@ type Request struct {
 
 // Disk is the image the partitions go into.
 type Disk struct {
-	Table      string // "gpt" or "mbr"
+	Table      string // "gpt", "mbr" or "none" (regions at offsets, no table)
 	Size       int64  // bytes; 0 = as large as the partitions need
 	SectorSize int64
 	Align      int64 // bytes
@@ -57,7 +57,7 @@ type Span struct {
 type Placed struct {
 	Name        string
 	Index       int   // the request's index
-	Number      int   // the partition number the kernel sees (1-based; logical from 5)
+	Number      int   // the partition number the kernel sees (1-based; logical from 5; 0 without a table)
 	StartSector int64 // first sector
 	Sectors     int64
 	EBRSector   int64 // MBR logical partitions: where their EBR sits; 0 otherwise
@@ -180,7 +180,11 @@ func (p *placer) structures() {
 	if !p.sized {
 		total = 1 << 40 // bounded later by finishSize
 	}
-	if p.d.Table != "gpt" {
+	switch p.d.Table {
+	case "none":
+		p.res.FirstUsable, p.res.LastUsable = 0, total-1
+		return
+	case "mbr":
 		p.res.FirstUsable, p.res.LastUsable = 1, total-1
 		return
 	}
@@ -226,6 +230,9 @@ func (p *placer) checkDisk() {
 // around the extended partition's and logical ones count from 5.
 func (p *placer) numbers() []int {
 	nums := make([]int, len(p.reqs))
+	if p.d.Table == "none" {
+		return nums // no table: the kernel numbers none of them
+	}
 	if p.d.Table != "mbr" {
 		for i := range nums {
 			nums[i] = i + 1

@@ -67,7 +67,7 @@ func registerRunFlags(fs *flag.FlagSet) *runFlags {
 		out:        fs.String("o", "out", "output directory"),
 		variant:    fs.String("variant", "", "only this variant"),
 		target:     fs.String("target", "qemu", "qemu, or board (a real board on -port)"),
-		port:       fs.String("port", "", "board: the serial port of its console (e.g. /dev/ttyUSB0)"),
+		port:       fs.String("port", "", "board: its console: a serial port (/dev/ttyUSB0) or a console server (rfc2217://HOST:PORT, telnet://HOST:PORT, tcp://HOST:PORT)"),
 		baud:       fs.Int("baud", capture.DefaultBaud, "board: baud rate of -port"),
 		rtscts:     fs.Bool("rtscts", false, "board: hardware flow control on -port"),
 		flash:      fs.String("flash", "", "board: command that writes the image, split at spaces and run without a shell; {image} and {bmap} stand for the files (e.g. \"bmaptool copy --bmap {bmap} {image} /dev/sdX\")"),
