@@ -5,7 +5,7 @@
 # SeaBIOS banner through the root mount and the "fsbench login: " prompt
 # to the runner's first result frames and "fsbench-runner: reboot").
 #
-# Usage: bench/capture-vs-grabserial.sh [-n RUNS] [-l LOAD] [-t SCALE] [-f BYTES[,BYTES]...] [-V VARIANT]... [-k]
+# Usage: bench/capture-vs-grabserial.sh [-n RUNS] [-l LOAD] [-t SCALE] [-f BYTES[,BYTES]...] [-s SCHEMES] [-V VARIANT]... [-k]
 #   -n RUNS   runs per tool and machine state (default 5)
 #   -l LOAD   busy-looping processes in the loaded pass (default: one per
 #             CPU, so that every CPU has a competing process)
@@ -16,6 +16,12 @@
 #             (default 1,16: every byte its own write, as from a UART
 #             without FIFO or a slow USB adapter at its worst, then 16
 #             bytes, a UART's FIFO)
+#   -s SCHEME[+chardelay][,...]
+#             also run fsbench capture through Debian's ser2net on
+#             localhost, serving the same pty as a board lab's console
+#             server does, over rfc2217, telnet or tcp (raw), each as tool
+#             fsbench-SCHEME; +chardelay keeps ser2net's default wait after
+#             each byte (e.g. -s rfc2217,tcp,rfc2217+chardelay)
 #   -V 'NAME=BINARY [FLAG...]'
 #             also run `BINARY capture FLAG...` as tool NAME, in the same
 #             rotation (repeatable); BINARY "fsbench" is the one built from
@@ -89,13 +95,14 @@ repo=$(dirname "$here")
 # shellcheck source-path=SCRIPTDIR source=../scripts/lib.sh
 . "$repo/scripts/lib.sh"
 
-runs=5 load=$(nproc) scale=1 fifos=1,16 keep=0 variants=()
-while getopts "n:l:t:f:V:k" opt; do
+runs=5 load=$(nproc) scale=1 fifos=1,16 keep=0 variants=() network=
+while getopts "n:l:t:f:s:V:k" opt; do
 	case $opt in
 		n) runs=$OPTARG ;;
 		l) load=$OPTARG ;;
 		t) scale=$OPTARG ;;
 		f) fifos=$OPTARG ;;
+		s) network=$OPTARG ;;
 		V) variants+=("$OPTARG") ;;
 		k) keep=1 ;;
 		*) sed -n '2,/^set -euo/p' "$0" | sed '$d' >&2; exit 2 ;;
@@ -107,7 +114,12 @@ if ! [[ $scale =~ ^[0-9]+(\.[0-9]+)?$ ]]; then die "-t wants a number, 0 or more
 if ! [[ $fifos =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ ]]; then die "-f wants numbers of bytes per write, at least 1, separated by commas"; fi
 IFS=, read -r -a pacings <<<"$fifos"
 
+if [ -n "$network" ] && ! [[ $network =~ ^(rfc2217|telnet|tcp)(\+chardelay)?(,(rfc2217|telnet|tcp)(\+chardelay)?)*$ ]]; then
+	die "-s wants rfc2217, telnet or tcp, each optionally with +chardelay, separated by commas"
+fi
+
 apt_install grabserial jq
+[ -z "$network" ] || apt_install ser2net
 ensure_go
 
 bench_workdir capture-bench "$keep"
@@ -123,7 +135,7 @@ echo "cpus:    $(nproc) ($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo
 echo "memory:  $(free -g | awk '/^Mem:/ {print $2 " GiB"}')"
 echo "system:  $(. /etc/os-release && echo "$PRETTY_NAME"), Linux $(uname -r), clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null || echo '?')"
 echo "fsbench: $(git -C "$repo" describe --always --dirty 2>/dev/null || echo unknown), $(go version | cut -d' ' -f3)"
-echo "tools:   grabserial $(pkgver grabserial), python3-serial $(pkgver python3-serial), $(python3 --version 2>&1)"
+echo "tools:   grabserial $(pkgver grabserial), python3-serial $(pkgver python3-serial), $(python3 --version 2>&1)${network:+, ser2net $(pkgver ser2net)}"
 if chrt -f 1 true 2>/dev/null; then
 	echo "priority: SCHED_FIFO allowed: minimal-rt runs real-time, fsbench's reading threads at nice -10"
 else
@@ -142,6 +154,7 @@ for v in "${variants[@]}"; do
 	if [ "${rest%% *}" = fsbench ]; then rest="$work/bin/fsbench${rest#fsbench}"; fi
 	vflags+=(-variant "$name=$rest")
 done
+[ -z "$network" ] || vflags+=(-network "$network")
 
 pass() {
 	local name=$1 k=$2 fifo=$3
@@ -192,8 +205,17 @@ for f in "${pacings[@]}"; do
 		check "median error ($p): fsbench $(us "$e") <= 1.2 x minimal-proc $(us "$m")" 'a <= 1.2 * b' "$e" "$m"
 		echo "(for reference: the in-driver reader, minimal, had $(us "$i"): fsbench $(awk -v a="$e" -v b="$i" 'BEGIN {printf "%.2f", a / b}')x, minimal-proc $(awk -v a="$m" -v b="$i" 'BEGIN {printf "%.2f", a / b}')x)"
 	done
+	for p in base loaded; do
+		e=$(fig "f$f-$p" fsbench median_s) g=$(fig "f$f-$p" grabserial median_s)
+		check "median error ($p): fsbench $(us "$e") < grabserial $(us "$g")" 'a < b' "$e" "$g"
+	done
 	v=$(fig "f$f-loaded" fsbench p99_s)
 	check "p99 error (loaded): fsbench $(us "$v") < 5 ms" 'a < 0.005' "$v" 0
+	for n in ${network//,/ }; do
+		for p in base loaded; do
+			echo "(through ser2net, $n, $p: median error $(us "$(fig "f$f-$p" "fsbench-$n" median_s)"), p99 $(us "$(fig "f$f-$p" "fsbench-$n" p99_s)"); on the pty: $(us "$(fig "f$f-$p" fsbench median_s)"), $(us "$(fig "f$f-$p" fsbench p99_s)"))"
+		done
+	done
 	r=$(fig "f$f-loaded" minimal-rt p99_s)
 	if [ -n "$r" ] && [ "$r" != null ]; then
 		echo "(for reference: minimal-rt, a real-time reader in the driver, had a p99 of $(us "$r") in the loaded pass)"

@@ -176,3 +176,6 @@ func freePort() (int, error) {
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port, nil
 }
+
+// Pid is ser2net's process ID.
+func (s *Server) Pid() int { return s.cmd.Process.Pid }

@@ -59,6 +59,7 @@ type options struct {
 	ref, prompt, quit            string
 	jsonPath, work               string
 	variants                     []variant
+	network                      []netSpec
 	only                         string
 }
 
@@ -86,6 +87,11 @@ func parseFlags() options {
 	flag.StringVar(&o.jsonPath, "json", "", "write the figures to this file as JSON")
 	flag.StringVar(&o.work, "work", "", "directory for the tools' outputs (default: a temporary one, removed)")
 	flag.StringVar(&o.only, "tools", "", "comma-separated names of the tools to run (default: all)")
+	flag.Func("network", "`SCHEME[+chardelay],...`: also run fsbench capture through a ser2net on localhost serving the pty, over rfc2217, telnet or tcp (+chardelay: with ser2net's default delay after each byte)", func(v string) error {
+		n, err := parseNetwork(v)
+		o.network = append(o.network, n...)
+		return err
+	})
 	flag.Func("variant", "`NAME=BINARY [FLAG...]`: also run BINARY capture FLAG... as tool NAME (repeatable; fields split on spaces)", func(v string) error {
 		name, rest, ok := strings.Cut(v, "=")
 		argv := strings.Fields(rest)
@@ -231,6 +237,9 @@ func prepare(o options) (*setup, error) {
 	s.tools = append(s.tools, child)
 	for _, v := range o.variants {
 		s.tools = append(s.tools, externalTool(v.name, captureArgv(v.argv), l, s.ref))
+	}
+	for _, n := range o.network {
+		s.tools = append(s.tools, networkTool(n.name, n.scheme, n.chardelay, captureArgv([]string{o.fsbench}), o.baud, l, s.ref))
 	}
 	if o.only != "" {
 		names := strings.Split(o.only, ",")
