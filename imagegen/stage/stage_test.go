@@ -336,6 +336,10 @@ func TestGNUTarGuards(t *testing.T) {
 func TestInvalidInput(t *testing.T) {
 	src := filepath.Join(t.TempDir(), "src")
 	os.WriteFile(src, nil, 0o644)
+	fifo := filepath.Join(t.TempDir(), "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		in      Input
 		refusal string
@@ -349,7 +353,7 @@ func TestInvalidInput(t *testing.T) {
 		{Input{Files: []File{{Path: "/x", Content: ptr(""), GID: 1<<32 - 1}}}, "out of range"},
 		{Input{Files: []File{{Path: "/x"}}}, "exactly one"},
 		{Input{Files: []File{{Path: "/x", Content: ptr(""), Source: src}}}, "exactly one"},
-		{Input{Files: []File{{Path: "/x", Source: t.TempDir()}}}, "not a regular file"},
+		{Input{Files: []File{{Path: "/x", Source: fifo}}}, "neither a regular file nor a directory"},
 		{Input{Files: []File{{Path: "/", Content: ptr("")}}}, "root directory"},
 		{Input{Files: []File{{Path: "/x", Content: ptr("")}, {Path: "x", Content: ptr("")}}}, "twice"},
 	} {
