@@ -64,7 +64,7 @@ func TestStatesAndReplay(t *testing.T) {
 	}
 	from := l.FindMark("mkfs") + 1
 	got := l.States(logwrites.Points{Flush: true, FUA: true, From: from})
-	want := []logwrites.State{{6, "flush"}, {8, "fua"}}
+	want := []logwrites.State{{Applied: 6, Point: "flush"}, {Applied: 8, Point: "fua"}}
 	if len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
 		t.Fatalf("states %v, want %v", got, want)
 	}

@@ -3,6 +3,7 @@ package logwrites
 import (
 	"fmt"
 	"io"
+	"slices"
 )
 
 // A State is what the device holds after a prefix of the log: a power cut
@@ -11,6 +12,21 @@ import (
 type State struct {
 	Applied int    // entries replayed: the log's first Applied entries
 	Point   string // why it is a state: flush, fua, mark, write
+	// N numbers the state in its Space, from 1: the key its result is
+	// kept by.
+	N int
+	// Beyond is what a device model's state holds beyond the prefix;
+	// nil for a prefix state.
+	Beyond *Beyond
+}
+
+// Marks is the number of entries whose marks count in the state: those
+// before the crash.
+func (s State) Marks() int {
+	if s.Beyond != nil {
+		return s.Beyond.At
+	}
+	return s.Applied
 }
 
 // Points selects the crash points of a log.
@@ -37,9 +53,11 @@ func (l *Log) States(p Points) []State {
 			writes++
 		}
 		switch {
-		case e.IsMark() && e.Mark == EndMark:
+		case e.IsMark() && (e.Mark == EndMark || e.Mark == OrderMark), l.ordering(e.Index):
 			// The teardown's mark: the state before it is the last
-			// write's, already there when that was a point.
+			// write's, already there when that was a point. The
+			// recorder's flush, and its mark, are none of the
+			// filesystem's.
 		case e.FUA() && p.FUA:
 			point = "fua"
 		case e.Flush() && p.Flush:
@@ -140,6 +158,59 @@ func (r *Replayer) zero(off, n int64) error {
 		}
 		off, n = off+k, n-k
 		r.Written += k
+	}
+	return nil
+}
+
+// Beyond writes what st holds beyond its prefix onto dev, which holds
+// the replay of its first st.Applied entries: the entries after them up
+// to Upto that persisted, in log order, without the dropped ones and
+// with only the kept units of a torn one.
+func (r *Replayer) Beyond(st State, dev io.WriterAt) error {
+	b := st.Beyond
+	if b == nil {
+		return nil
+	}
+	ss := r.log.SectorSize
+	for i := st.Applied; i < b.Upto; i++ {
+		e := r.log.Entries[i]
+		if r.Skip[i] || slices.Contains(b.Drop, i) || !(e.HasData() || e.Discard()) {
+			continue
+		}
+		off := int64(e.Sector) * ss
+		if e.Discard() {
+			if err := (&Replayer{log: r.log, dev: dev}).zero(off, int64(e.Sectors)*ss); err != nil {
+				return err
+			}
+			continue
+		}
+		var err error
+		if r.buf, err = r.log.Data(e, r.buf); err != nil {
+			return err
+		}
+		if err := writeKept(dev, r.buf, off, i == b.Torn, b); err != nil {
+			return fmt.Errorf("writing entry %d beyond the prefix: %w", i, err)
+		}
+	}
+	if s, ok := dev.(interface{ Sync() error }); ok {
+		return s.Sync()
+	}
+	return nil
+}
+
+// writeKept writes data at off, or for the torn entry only its kept
+// units.
+func writeKept(dev io.WriterAt, data []byte, off int64, torn bool, b *Beyond) error {
+	if !torn {
+		_, err := dev.WriteAt(data, off)
+		return err
+	}
+	for from := int64(0); from < int64(len(data)); from += b.Unit {
+		if u := from / b.Unit; b.Keep[u/64]&(1<<(u%64)) != 0 {
+			if _, err := dev.WriteAt(data[from:min(from+b.Unit, int64(len(data)))], off+from); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }

@@ -1,0 +1,436 @@
+package logwrites
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+)
+
+// The log holds the writes in the order they completed, and a prefix of
+// it is what a device that keeps that order leaves at a power cut. The
+// devices of embedded systems do not all keep it: a volatile write cache
+// writes back the writes since the last flush in any order, or some of
+// them only; a card tears a request at a power cut, leaving some of its
+// sectors old; a cheap card acknowledges flushes it never honours. A
+// Device says which of these a state may show, and a Space lists the
+// states it adds to the prefixes, without running anything again: each
+// is the prefix up to where the device last held everything, then the
+// writes after it that persisted, out of order, some of them dropped or
+// torn.
+
+// The device models.
+const (
+	// ModelPrefix persists writes in the order they completed: the
+	// states are the log's prefixes at the crash points (Log.States).
+	ModelPrefix = "prefix"
+	// ModelReorder persists any subset of the writes a flush has not
+	// made durable yet: every subset that drops at most Device.Drop of
+	// them, then Device.Samples random ones that drop more.
+	ModelReorder = "reorder"
+	// ModelTorn tears one of those writes: a prefix, a suffix or a
+	// subset of its units of Device.Tear bytes persisted, the rest of the
+	// writes whole.
+	ModelTorn = "torn"
+)
+
+// OrderMark is set by the recorder before a flush of its own, which it
+// sends so that the writes that completed before a workload's mark are
+// logged before the mark (dm-log-writes holds a write that is neither
+// FUA nor flushed until the next flush, and logs a mark at once). That
+// flush is no crash point and makes nothing durable: the filesystem did
+// not send it.
+const OrderMark = "fsb:o"
+
+// Device is a model of how a device treats the writes it acknowledged
+// when the power goes.
+type Device struct {
+	Model string
+	// IgnoreFlush: flushes and FUA writes are acknowledged and not
+	// honoured; what the device holds becomes durable only at its own
+	// write-back, after every Writeback writes (0: never), counted from
+	// the filesystem's creation, which is durable.
+	IgnoreFlush bool
+	Writeback   int
+	Drop        int    // reorder: the most writes a state loses in full enumeration
+	Samples     int    // random states beyond, per crash point (reorder) or per torn write
+	Tear        int64  // torn: the bytes of the unit a tear keeps or loses
+	Seed        uint64 // of the random states, and of the budget's choice
+}
+
+// Beyond is what a model state holds beyond a prefix: the entries from
+// State.Applied to Upto that persisted, out of order, without those in
+// Drop, and with entry Torn (when not -1) in part: the units of Keep.
+type Beyond struct {
+	Model string
+	// At is the crash's place in the log: the marks of the entries
+	// before it are what the workload had been promised.
+	At   int
+	Upto int
+	Drop []int
+	Torn int
+	Keep []uint64 // a bit per unit, from the write's first
+	Unit int64    // the unit's bytes
+}
+
+// Space is the states a device model gives a log: the prefix states at
+// the crash points first, then each point's others.
+type Space struct {
+	Log    *Log
+	Device Device
+	// Prefix are the prefix states; the model's other states follow
+	// them in the enumeration.
+	Prefix []State
+	// Total counts the states enumerated, the prefix ones included;
+	// Possible those that exist under the model (2^n subsets of n
+	// unflushed writes, 2^u-2 tears of a write of u units).
+	Total    int64
+	Possible float64
+	groups   []group
+	vol      []int // every write a flush has not made durable, in log order
+}
+
+// group is one crash point's states beyond its prefix: the window of
+// entries [w, end) that persist out of order, its unflushed writes
+// vol[lo:hi], and for a tear the writes that may tear with their count
+// of states.
+type group struct {
+	at, w, end int
+	lo, hi     int
+	first      int64 // the enumeration's index of the group's first state
+	count      int64
+	torn       []int
+	tornFirst  []int64
+}
+
+// Space lists the states of the log's crash points p under device d.
+func (l *Log) Space(p Points, d Device) *Space {
+	s := &Space{Log: l, Device: d, Prefix: l.States(p)}
+	for i := range s.Prefix {
+		s.Prefix[i].N = i + 1
+	}
+	s.Total, s.Possible = int64(len(s.Prefix)), float64(len(s.Prefix))
+	if d.Model != ModelReorder && d.Model != ModelTorn {
+		return s
+	}
+	durable := l.durableAt(p.From, d)
+	volatile := func(i int) bool {
+		e := l.Entries[i]
+		return (e.HasData() || e.Discard()) && !(!d.IgnoreFlush && e.FUA())
+	}
+	for i := p.From; i < len(l.Entries); i++ {
+		if volatile(i) {
+			s.vol = append(s.vol, i)
+		}
+	}
+	for _, st := range s.Prefix {
+		at := st.Applied - 1
+		g := group{at: at, w: durable[at], end: at + 1, first: s.Total}
+		if e := l.Entries[at]; e.Flush() && !d.IgnoreFlush {
+			// The flush's own data is written once the writes before it
+			// are durable: a state that lost one of them lacks it too.
+			g.end = at
+		}
+		g.lo, _ = slices.BinarySearch(s.vol, g.w)
+		g.hi, _ = slices.BinarySearch(s.vol, g.end)
+		if d.Model == ModelReorder {
+			s.reorderGroup(&g)
+		} else {
+			s.tornGroup(&g)
+		}
+		s.Total += g.count
+		s.groups = append(s.groups, g)
+	}
+	return s
+}
+
+// durableAt gives, for every entry, the first entry of its window: all
+// before it is durable. An honoured flush closes the window (its own
+// data belongs to the next one unless it is FUA); a device that ignores
+// flushes closes it only at its write-back.
+func (l *Log) durableAt(from int, d Device) []int {
+	out := make([]int, len(l.Entries))
+	w, writes := from, 0
+	for i, e := range l.Entries {
+		out[i] = w
+		switch {
+		case i < from:
+			out[i] = i + 1
+		case d.IgnoreFlush && e.HasData():
+			if writes++; d.Writeback > 0 && writes%d.Writeback == 0 {
+				w = i + 1
+			}
+		case !d.IgnoreFlush && e.Flush() && !l.ordering(i):
+			w = i
+			if e.FUA() || !e.HasData() {
+				w = i + 1
+			}
+		}
+	}
+	return out
+}
+
+// ordering reports whether entry i is the recorder's flush: the first
+// flush without data after an OrderMark.
+func (l *Log) ordering(i int) bool {
+	e := l.Entries[i]
+	if !e.Flush() || e.HasData() {
+		return false
+	}
+	for j := i - 1; j >= 0; j-- {
+		p := l.Entries[j]
+		switch {
+		case p.IsMark() && p.Mark == OrderMark:
+			return true
+		case p.Flush() && !p.HasData(), p.IsMark():
+			return false
+		}
+	}
+	return false
+}
+
+// reorderGroup counts a crash point's subsets of its n unflushed writes
+// that drop 1 to Drop of them, and the samples that drop more.
+func (s *Space) reorderGroup(g *group) {
+	n := g.hi - g.lo
+	for j := 1; j <= min(s.Device.Drop, n); j++ {
+		g.count += binomial(n, j)
+	}
+	if n > s.Device.Drop {
+		g.count += int64(s.Device.Samples)
+	}
+	s.Possible += math.Exp2(float64(n)) - 1
+}
+
+// tornGroup lists the writes that may tear at a crash point: its
+// unflushed writes with data, and the point's own write. Each gives its
+// prefixes and suffixes, then samples; a write of few units gives every
+// subset instead.
+func (s *Space) tornGroup(g *group) {
+	for _, i := range s.vol[g.lo:g.hi] {
+		if s.Log.Entries[i].HasData() {
+			g.torn = append(g.torn, i)
+		}
+	}
+	if e := s.Log.Entries[g.at]; e.HasData() && !slices.Contains(g.torn, g.at) {
+		g.torn = append(g.torn, g.at)
+	}
+	for _, t := range g.torn {
+		u := s.units(t)
+		g.tornFirst = append(g.tornFirst, g.count)
+		g.count += tornCount(u, s.Device.Samples)
+		s.Possible += math.Exp2(float64(u)) - 2
+	}
+}
+
+// units is the number of tear units of entry t's write.
+func (s *Space) units(t int) int {
+	b := int64(s.Log.Entries[t].Sectors) * s.Log.SectorSize
+	return int((b + s.Device.Tear - 1) / s.Device.Tear)
+}
+
+// tornCount is how many tears of a write of u units are enumerated.
+func tornCount(u, samples int) int64 {
+	if u < 2 {
+		return 0
+	}
+	if all := math.Exp2(float64(u)) - 2; all <= float64(2*(u-1)+samples) {
+		return int64(all)
+	}
+	return int64(2*(u-1) + samples)
+}
+
+// State returns the state numbered n (from 1) of the enumeration.
+func (s *Space) State(n int64) State {
+	i := n - 1
+	if i < int64(len(s.Prefix)) {
+		return s.Prefix[i]
+	}
+	k, _ := slices.BinarySearchFunc(s.groups, i, func(g group, i int64) int {
+		switch {
+		case g.first+g.count <= i:
+			return -1
+		case g.first > i:
+			return 1
+		}
+		return 0
+	})
+	g := &s.groups[k]
+	r := i - g.first
+	b := &Beyond{Model: s.Device.Model, At: g.at + 1, Upto: g.end, Torn: -1}
+	st := State{Applied: g.w, Point: s.Prefix[k].Point, N: int(n), Beyond: b}
+	rng := rand.New(rand.NewPCG(s.Device.Seed, uint64(n)))
+	if s.Device.Model == ModelReorder {
+		b.Drop = s.dropped(g, r, rng)
+		return st
+	}
+	j, _ := slices.BinarySearch(g.tornFirst, r+1)
+	j--
+	b.Torn = g.torn[j]
+	b.Upto = max(g.end, b.Torn+1)
+	b.Unit = s.Device.Tear
+	u := s.units(b.Torn)
+	b.Keep = tear(u, r-g.tornFirst[j], tornCount(u, s.Device.Samples) == int64(math.Exp2(float64(u)))-2, rng)
+	return st
+}
+
+// dropped is the r-th subset of a group's unflushed writes to drop: by
+// size, then in lexicographic order, then the random samples.
+func (s *Space) dropped(g *group, r int64, rng *rand.Rand) []int {
+	v := s.vol[g.lo:g.hi]
+	n := len(v)
+	for j := 1; j <= min(s.Device.Drop, n); j++ {
+		c := binomial(n, j)
+		if r < c {
+			return unrank(v, j, r)
+		}
+		r -= c
+	}
+	// A sample drops more than Drop: a random count, random writes.
+	j := s.Device.Drop + 1 + rng.IntN(n-s.Device.Drop)
+	idx := rng.Perm(n)[:j]
+	slices.Sort(idx)
+	out := make([]int, j)
+	for k, x := range idx {
+		out[k] = v[x]
+	}
+	return out
+}
+
+// unrank returns the r-th subset of j elements of v in lexicographic
+// order.
+func unrank(v []int, j int, r int64) []int {
+	out := make([]int, 0, j)
+	for i := 0; len(out) < j; i++ {
+		rest := j - len(out) - 1
+		if c := binomial(len(v)-i-1, rest); r >= c {
+			r -= c
+			continue
+		}
+		out = append(out, v[i])
+	}
+	return out
+}
+
+// tear is the q-th tear of a write of u units: a prefix of 1 to u-1
+// units, a suffix of 1 to u-1, then random subsets, or with every, the
+// other subsets in order (a write of few units).
+func tear(u int, q int64, every bool, rng *rand.Rand) []uint64 {
+	keep := make([]uint64, (u+63)/64)
+	set := func(from, to int) {
+		for i := from; i < to; i++ {
+			keep[i/64] |= 1 << (i % 64)
+		}
+	}
+	switch {
+	case q < int64(u-1):
+		set(0, int(q)+1)
+	case q < int64(2*(u-1)):
+		set(u-int(q-int64(u-1))-1, u)
+	case every:
+		for m, k := uint64(1), q-int64(2*(u-1)); ; m++ {
+			if !contiguousEnd(m, u) {
+				if k == 0 {
+					keep[0] = m
+					break
+				}
+				k--
+			}
+		}
+	default:
+		for i := range u {
+			if rng.IntN(2) == 1 {
+				set(i, i+1)
+			}
+		}
+		if i := rng.IntN(u); keep[0] == 0 || popcount(keep) == u {
+			keep[i/64] ^= 1 << (i % 64)
+		}
+	}
+	return keep
+}
+
+// contiguousEnd reports whether m is a prefix or a suffix of u bits
+// (empty and whole included).
+func contiguousEnd(m uint64, u int) bool {
+	all := uint64(1)<<u - 1
+	return m&(m+1) == 0 || (all&^m)&((all&^m)+1) == 0
+}
+
+func popcount(k []uint64) int {
+	n := 0
+	for _, w := range k {
+		for ; w != 0; w &= w - 1 {
+			n++
+		}
+	}
+	return n
+}
+
+// binomial is n choose j, saturating at the largest int64.
+func binomial(n, j int) int64 {
+	if j < 0 || j > n {
+		return 0
+	}
+	c := 1.0
+	for i := 1; i <= j; i++ {
+		c = c * float64(n-j+i) / float64(i)
+	}
+	if c >= math.MaxInt64 {
+		return math.MaxInt64
+	}
+	return int64(math.Round(c))
+}
+
+// Choose takes up to max of the states, in replay order. All of them
+// when they fit; else the prefix states first (evenly spread, the last
+// included, when even they do not fit), then the model's others chosen
+// at random from the device's seed. It says which rule it applied.
+func (s *Space) Choose(max int) ([]State, string) {
+	p := int64(len(s.Prefix))
+	if s.Total <= int64(max) {
+		return s.ordered(s.Total, nil), "every state"
+	}
+	if p >= int64(max) {
+		out := make([]State, 0, max)
+		for i := 1; i <= max; i++ {
+			out = append(out, s.Prefix[(int64(i)*p)/int64(max)-1])
+		}
+		return out, "max_states " + itoa(max) + " of " + itoa(int(s.Total)) + ": prefix states evenly spread"
+	}
+	// Floyd's sampling of m of the others, without replacement.
+	m, n := int64(max)-p, s.Total-p
+	rng := rand.New(rand.NewPCG(s.Device.Seed, 'b'))
+	pick := make(map[int64]bool, m)
+	for j := n - m; j < n; j++ {
+		if t := rng.Int64N(j + 1); !pick[t] {
+			pick[t] = true
+		} else {
+			pick[j] = true
+		}
+	}
+	return s.ordered(p, pick), "max_states " + itoa(max) + " of " + itoa(int(s.Total)) + ": the " + itoa(int(p)) +
+		" prefix states, then " + itoa(int(m)) + " of the " + itoa(int(n)) + " others at random (seed " + itoa(int(s.Device.Seed)) + ")"
+}
+
+// ordered is the first k states and the picked others, sorted for a
+// replay that only goes forward.
+func (s *Space) ordered(k int64, pick map[int64]bool) []State {
+	out := make([]State, 0, k+int64(len(pick)))
+	for n := int64(1); n <= k; n++ {
+		out = append(out, s.State(n))
+	}
+	p := int64(len(s.Prefix))
+	for i := range pick {
+		out = append(out, s.State(p+i+1))
+	}
+	slices.SortFunc(out, func(a, b State) int {
+		if a.Applied != b.Applied {
+			return a.Applied - b.Applied
+		}
+		return a.N - b.N
+	})
+	return out
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
