@@ -11,7 +11,7 @@ ensure_go
 mkdir -p "$dir"
 version=$(git describe --always --dirty 2>/dev/null || echo dev)
 log "building fsbench ($version)"
-go build -trimpath -o "$dir/fsbench" ./cmd/fsbench
+go build -trimpath -ldflags "-X github.com/fsbench/fsbench/cmd/fsbench/cli.Version=$version" -o "$dir/fsbench" ./cmd/fsbench
 for arch in amd64 arm64 arm riscv64; do
 	log "building fsbench-runner-$arch"
 	CGO_ENABLED=0 GOOS=linux GOARCH=$arch GOARM=7 go build -trimpath \

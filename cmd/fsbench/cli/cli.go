@@ -149,7 +149,7 @@ func runVersion(env *Env, args []string) int {
 	if code, done := parse(fs, args); done {
 		return code
 	}
-	fmt.Fprintf(env.Stdout, "fsbench %s\n", Version)
+	fmt.Fprintf(env.Stdout, "fsbench %s\n", version())
 	return ExitOK
 }
 

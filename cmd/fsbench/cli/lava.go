@@ -111,7 +111,7 @@ func runLAVAJobs(env *Env, args []string) int {
 	}
 	dir := filepath.Join(*f.out, lava.Dir)
 	comment := func(j lava.Job) string {
-		return fmt.Sprintf("fsbench %s: LAVA job for variant %s of %s", Version, j.Variant, p.Spec)
+		return fmt.Sprintf("fsbench %s: LAVA job for variant %s of %s", version(), j.Variant, p.Spec)
 	}
 	paths, files, err := lava.WriteJobs(ctx, dir, jobs, comment, *f.deviceDict)
 	var schema lava.SchemaErrors
@@ -182,7 +182,7 @@ func (f *lavaFlags) options() (lava.Options, kernel.Request, string) {
 		return lava.Options{}, kernel.Request{}, "-" + err.Error()
 	}
 	opt := lava.Options{Artifacts: *f.artifacts, DeviceType: *f.deviceType, Boot: *f.boot, Accel: *f.accel, MemoryMiB: *f.memory,
-		Repeat: *f.repeat, Priority: *f.priority, Version: Version}
+		Repeat: *f.repeat, Priority: *f.priority, Version: version()}
 	if *f.tags != "" {
 		opt.Tags = strings.Split(*f.tags, ",")
 	}
