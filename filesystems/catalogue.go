@@ -134,8 +134,10 @@ type Type struct {
 	Deterministic bool
 	Note          string
 	// Loses lists what the populate step cannot store, so that a build
-	// refuses such contents instead of changing them silently.
+	// refuses such contents instead of changing them silently; Names does
+	// the same for file names.
 	Loses Losses
+	Names NameRules
 	// SetsInodes reports that a populate step ({debugfs_script}) sets the
 	// owner and every timestamp of each entry after mkfs has copied the
 	// tree, so that mkfs may read a plain contents directory where it is
@@ -172,9 +174,6 @@ type Type struct {
 // keep. The zero value keeps everything.
 type Losses struct {
 	Symlinks, Devices, FIFOs, Sockets bool
-	// NonBMPNames: names are stored as UCS-2 (FAT long names), so
-	// characters past U+FFFF cannot be kept.
-	NonBMPNames bool
 	// Why explains the loss in an error message.
 	Why string
 }

@@ -231,12 +231,7 @@ func (b *build) extFeatureArg() string {
 		}
 		out = append(out, f.String())
 	}
-	if on, _ := b.feature("meta_bg"); on {
-		if rz, given := b.feature("resize_inode"); !given || rz {
-			b.problem("features", b.featureIndex("meta_bg"), "meta_bg needs ^resize_inode",
-				"mke2fs 1.47.0 refuses meta_bg together with resize_inode (on by default); add \"^resize_inode\"")
-		}
-	}
+	b.extFeatureNeeds()
 	if b.t.Name == "ext4" && !b.journal {
 		if _, given := b.feature("has_journal"); !given {
 			out = append(out, "^has_journal")
@@ -251,6 +246,7 @@ func (b *build) extTuningArgs() {
 			b.problem("tuning.inode_size", -1, "ext inode larger than a block",
 				"mke2fs 1.47.0 takes inode sizes from 128 up to the block size %s; %d is too large", size(b.bs), n)
 		}
+		b.extInodeRoom(n)
 		b.arg("-I", itoa(n))
 	}
 	if n, ok := b.tuningInt("inode_ratio"); ok {

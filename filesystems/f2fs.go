@@ -152,14 +152,76 @@ func (b *build) f2fsExtensions() {
 			continue
 		}
 		for _, x := range exts {
-			// F2FS_EXTENSION_LEN is 8 with the NUL; mkfs warns and drops
-			// longer names.
-			if len(x) >= 8 || strings.ContainsAny(x, ", ") || x == "" {
+			if !f2fsExtensionOK(x) {
 				b.problem("tuning."+e.name, -1, "bad f2fs extension",
 					"mkfs.f2fs 1.15.0 drops extension %q: an extension is 1 to 7 bytes without commas or spaces", x)
 			}
 		}
 		b.arg(e.flag, strings.Join(exts, ","))
+	}
+	b.f2fsExtensionCount()
+}
+
+// f2fsExtensionOK: F2FS_EXTENSION_LEN is 8 with the NUL, and mkfs warns
+// and drops longer names; it splits the list at commas and spaces.
+func f2fsExtensionOK(x string) bool {
+	return x != "" && len(x) < 8 && !strings.ContainsAny(x, ", ")
+}
+
+// f2fsOwnCold and f2fsOwnHot are the extensions mkfs.f2fs 1.15.0 puts
+// into the superblock before the spec's (mkfs/f2fs_format.c, outside
+// Android): its own cold ones, the spec's cold ones, its own hot ones,
+// the spec's hot ones, each of the spec's unless the list has it already.
+// The list holds F2FS_MAX_EXTENSION (64), which leaves 24 for the spec's
+// cold and hot extensions together. Tried on 64MiB: a 25th cold one makes
+// mkfs fail ("Failed to write the check point pack": its own hot ones no
+// longer fit), and hot ones past the 24 are left out without a word.
+func f2fsOwnCold() []string {
+	return []string{"mp", "wm", "og", "jp", "avi", "m4v", "m4p", "mkv", "mov", "webm",
+		"wav", "m4a", "3gp", "opus", "flac", "gif", "png", "svg", "webp",
+		"jar", "deb", "iso", "gz", "xz", "zst", "pdf", "pyc", "ttc", "ttf", "exe",
+		"apk", "cnt", "exo", "odex", "vdex", "so"}
+}
+
+func f2fsOwnHot() []string { return []string{"db", "vmdk", "vdi", "qcow2"} }
+
+const f2fsMaxExtensions = 64
+
+// f2fsExtensionCount reports more cold and hot extensions than the
+// superblock has room for beside mkfs.f2fs's own.
+func (b *build) f2fsExtensionCount() {
+	cold, _ := b.tuningStrings("cold_extensions")
+	hot, _ := b.tuningStrings("hot_extensions")
+	have := map[string]bool{}
+	added := func(exts, own []string) (n int) {
+		for _, x := range own {
+			have[x] = true
+		}
+		for _, x := range exts {
+			if f2fsExtensionOK(x) && !have[x] {
+				have[x] = true
+				n++
+			}
+		}
+		return n
+	}
+	// mkfs.f2fs adds its hot ones after the spec's cold ones.
+	ownCold, ownHot := f2fsOwnCold(), f2fsOwnHot()
+	c := added(cold, ownCold)
+	h := added(hot, ownHot)
+	room := f2fsMaxExtensions - len(ownCold) - len(ownHot)
+	why := fmt.Sprintf("mkfs.f2fs 1.15.0 fills %d of the superblock's %d extensions with its own (%d cold, %d hot), "+
+		"which leaves %d for cold_extensions and hot_extensions together (those already on its list do not count)",
+		len(ownCold)+len(ownHot), f2fsMaxExtensions, len(ownCold), len(ownHot), room)
+	switch {
+	case c > room:
+		b.problem("tuning.cold_extensions", -1, "too many f2fs extensions",
+			"%s; %d cold ones are new, and with more than %d mkfs.f2fs fails (\"Failed to write the check point pack\"). Remove %d",
+			why, c, room, c-room)
+	case c+h > room:
+		b.problem("tuning.hot_extensions", -1, "too many f2fs extensions",
+			"%s; %d cold and %d hot ones are new, and mkfs.f2fs silently leaves out the hot ones past %d. Remove %d",
+			why, c, h, room, c+h-room)
 	}
 }
 

@@ -372,3 +372,80 @@ func assertNoProblems(t *testing.T, s Spec) {
 		t.Errorf("Resolve(%s): unexpected problems %+v", s.Type, probs)
 	}
 }
+
+// TestF2FSExtensionRoom: mkfs.f2fs keeps 24 of the spec's extensions
+// beside its own 40. A 25th cold one makes it fail; hot ones past the 24
+// are left out of the superblock. Extensions already on its list do not
+// count.
+func TestF2FSExtensionRoom(t *testing.T) {
+	testenv.Tools(t, "mkfs.f2fs")
+	for _, c := range []struct {
+		name      string
+		cold, hot []any
+		ok        bool
+	}{
+		{"24 cold", extensions("c", 24), nil, true},
+		{"25 cold", extensions("c", 25), nil, false},
+		{"24 cold and its own", append(extensions("c", 24), "mp", "so"), nil, true},
+		{"24 cold and its hot db", append(extensions("c", 24), "db"), nil, false},
+		{"20 cold 4 hot", extensions("c", 20), extensions("h", 4), true},
+		{"20 cold 5 hot", extensions("c", 20), extensions("h", 5), false},
+		{"25 hot", nil, extensions("h", 25), false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := Spec{Type: "f2fs", UUID: testUUID, Size: 64 * units.MiB, Tuning: map[string]any{}}
+			if c.cold != nil {
+				s.Tuning["cold_extensions"] = c.cold
+			}
+			if c.hot != nil {
+				s.Tuning["hot_extensions"] = c.hot
+			}
+			r, probs := Resolve(s)
+			img := sparse(t, s.Size)
+			err := tool(t, mkfsArgv(r, img)...)
+			kept := err == nil && f2fsKeepsAll(t, img, append(c.cold, c.hot...))
+			if kept != c.ok {
+				t.Fatalf("mkfs.f2fs error %v, kept all %t, want ok=%t; the evidence changed", err, kept, c.ok)
+			}
+			if (len(probs) == 0) != c.ok {
+				t.Errorf("want ok=%t, problems %+v", c.ok, probs)
+			}
+		})
+	}
+}
+
+// f2fsKeepsAll reads the superblock's extension list (at byte 1152 of
+// struct f2fs_super_block, 1KiB into the image) and reports whether it
+// holds every one of exts.
+func f2fsKeepsAll(t *testing.T, img string, exts []any) bool {
+	t.Helper()
+	f, err := os.Open(img)
+	must(t, err)
+	defer f.Close()
+	list := make([]byte, f2fsMaxExtensions*8)
+	_, err = f.ReadAt(list, 1024+1152)
+	must(t, err)
+	have := map[string]bool{}
+	for i := 0; i < f2fsMaxExtensions; i++ {
+		have[strings.TrimRight(string(list[i*8:i*8+8]), "\x00")] = true
+	}
+	for _, x := range exts {
+		if !have[x.(string)] {
+			return false
+		}
+	}
+	return true
+}
+
+// TestFATRootEntries: mkfs.fat takes up to 32768 root entries.
+func TestFATRootEntries(t *testing.T) {
+	testenv.Tools(t, "mkfs.vfat")
+	for _, n := range []int64{16, 32768, 32769} {
+		s := Spec{Type: "vfat", UUID: testUUID, Size: 32 * units.MiB, Tuning: map[string]any{"root_entries": n}}
+		_, probs := Resolve(s)
+		err := tool(t, "mkfs.vfat", "--invariant", "-r", fmt.Sprint(n), sparse(t, s.Size))
+		if (err == nil) != (len(probs) == 0) {
+			t.Errorf("root_entries %d: mkfs.fat error %v, problems %+v", n, err, probs)
+		}
+	}
+}

@@ -74,6 +74,8 @@ func TestRefusedArgs(t *testing.T) {
 		{"ext4", []string{"-J", "device=/dev/sda1"}, []int{1}},
 		{"ext4", []string{"-E", "nodiscard", "4096"}, []int{2}},
 		{"ext4", []string{"-L", "x"}, []int{0}},
+		{"ext4", []string{"-g", "260"}, []int{1}},
+		{"ext4", []string{"-g", "248"}, []int{1}},
 		{"btrfs", []string{"--root", "."}, []int{0}},
 		{"btrfs", []string{"--rootd=."}, []int{0}},
 		{"btrfs", []string{"-r."}, []int{0}},

@@ -1,6 +1,7 @@
 package filesystems
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -47,6 +48,20 @@ func featured(typ string, f ...string) Spec {
 	s := base(typ)
 	s.Features = f
 	return s
+}
+
+func files(typ string, paths ...string) Spec {
+	s := base(typ)
+	s.HasContents, s.Files = true, paths
+	return s
+}
+
+func extensions(prefix string, n int) []any {
+	var out []any
+	for i := 1; i <= n; i++ {
+		out = append(out, fmt.Sprintf("%s%d", prefix, i))
+	}
+	return out
 }
 
 func journal(typ string, on bool) Spec {
@@ -167,6 +182,15 @@ func TestProblems(t *testing.T) {
 		{"features vs journal", with(journal("ext4", true), func(s *Spec) { s.Features = []string{"^has_journal"} }), "features", 0, "features contradict journal"},
 		{"ext4 feature on ext3", featured("ext3", "extent"), "features", 0, "extent needs ext4"},
 		{"meta_bg", featured("ext4", "meta_bg"), "features", 0, "meta_bg needs ^resize_inode"},
+		{"^sparse_super", featured("ext4", "^sparse_super"), "features", 0, "ext4 ^sparse_super needs ^resize_inode"},
+		{"^extent", featured("ext4", "dir_index", "^extent"), "features", 1, "ext4 64bit needs extent"},
+		{"bigalloc ^extent", featured("ext4", "bigalloc", "^extents", "^64bit"), "features", 0, "ext4 bigalloc needs extent"},
+		{"csum seed", featured("ext4", "^metadata_csum", "metadata_csum_seed"), "features", 1, "ext4 metadata_csum_seed needs metadata_csum"},
+		{"orphan_file", with(journal("ext4", false), func(s *Spec) { s.Features = []string{"orphan_file"} }), "features", 0, "ext4 orphan_file needs has_journal"},
+		{"inline_data 128", with(tuned("ext4", "inode_size", int64(128)), func(s *Spec) { s.Features = []string{"inline_data"} }), "tuning.inode_size", -1, "128-byte inodes too small for inline_data"},
+		{"project 128", with(tuned("ext4", "inode_size", int64(128)), func(s *Spec) { s.Features = []string{"project"} }), "tuning.inode_size", -1, "128-byte inodes too small for project"},
+		{"inode ratio", tuned("ext4", "inode_size", int64(1024), "inode_ratio", int64(1024)), "tuning.inode_ratio", -1, "ext4 inodes fill the filesystem"},
+		{"inode size from conf ratio", with(tuned("ext4", "inode_size", int64(4096)), func(s *Spec) { s.Size = 64 * units.MiB }), "tuning.inode_size", -1, "ext4 inodes fill the filesystem"},
 		{"inode > block", with(tuned("ext4", "inode_size", int64(2048)), func(s *Spec) { s.BlockSize = 1024 }), "tuning.inode_size", -1, "ext inode larger than a block"},
 		{"flex_bg_size without flex_bg", with(tuned("ext4", "flex_bg_size", int64(16)), func(s *Spec) { s.Features = []string{"^flex_bg"} }), "tuning.flex_bg_size", -1, "flex_bg_size without flex_bg"},
 		{"journal_size on ext2", tuned("ext2", "journal_size", int64(4*units.MiB)), "tuning.journal_size", -1, "unknown ext2 tuning"},
@@ -189,6 +213,8 @@ func TestProblems(t *testing.T) {
 		{"f2fs sections from erase block", with(erase("f2fs", 32*units.MiB), func(s *Spec) { s.Size = 584 * units.MiB }), "geometry.erase_block", -1, "f2fs sections too large for the volume"},
 		{"f2fs sections from tuning", with(tuned("f2fs", "segs_per_section", int64(16)), func(s *Spec) { s.Size = 584 * units.MiB }), "tuning.segs_per_section", -1, "f2fs sections too large for the volume"},
 		{"f2fs extension", tuned("f2fs", "cold_extensions", []any{"mp3", "toolongext"}), "tuning.cold_extensions", -1, "bad f2fs extension"},
+		{"f2fs cold extensions", tuned("f2fs", "cold_extensions", extensions("c", 25)), "tuning.cold_extensions", -1, "too many f2fs extensions"},
+		{"f2fs hot extensions", tuned("f2fs", "cold_extensions", extensions("c", 20), "hot_extensions", extensions("h", 5)), "tuning.hot_extensions", -1, "too many f2fs extensions"},
 		{"f2fs ^feature", featured("f2fs", "^quota"), "features", 0, "f2fs features cannot be disabled"},
 		{"f2fs extra_attr", featured("f2fs", "inode_checksum"), "features", 0, "inode_checksum needs extra_attr"},
 
@@ -219,6 +245,12 @@ func TestProblems(t *testing.T) {
 		{"auto FAT16 clusters", with(base("vfat"), func(s *Spec) { s.Size = 64 * units.MiB; s.BlockSize = 512 }), "block_size", -1, "FAT16 cluster count out of range"},
 		{"auto FAT32 clusters", with(base("vfat"), func(s *Spec) { s.BlockSize = 32 * units.KiB }), "block_size", -1, "FAT32 cluster count out of range"},
 		{"FAT32 root entries", tuned("vfat", "fat_size", "32", "root_entries", int64(512)), "tuning.root_entries", -1, "FAT32 has no fixed root directory"},
+		{"root entries", tuned("vfat", "root_entries", int64(32769)), "tuning.root_entries", -1, "vfat root_entries too large"},
+		{"FAT name", files("vfat", "/EFI/BOOT/a?b"), "files", 0, "vfat cannot keep the file name"},
+		{"FAT emoji", files("vfat", "/ok", "/smile-😀"), "files", 1, "vfat cannot keep the file name"},
+		{"FAT case", files("vfat", "/d/README", "/D/readme"), "files", 1, "vfat names differ only in case"},
+		{"FAT case of a directory", files("vfat", "/EFI/", "/efi"), "files", 1, "vfat names differ only in case"},
+		{"xfs name", files("xfs", "/etc/a b"), "files", 0, "xfs cannot keep the file name"},
 
 		// squashfs and erofs.
 		{"squashfs lzma", tuned("squashfs", "compression", "lzma"), "tuning.compression", -1, "bad squashfs compression"},

@@ -31,6 +31,7 @@ func Resolve(s Spec) (Resolved, []Problem) {
 	b.checkTuning()
 	b.checkGeometry()
 	b.checkContents()
+	b.checkNames()
 	b.checkMount()
 	b.probs = append(b.probs, t.CheckMkfsArgs(s.ExtraArgs)...)
 	b.r.Deterministic = t.Deterministic

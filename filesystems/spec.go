@@ -27,16 +27,21 @@ type Spec struct {
 	// ones; fsbench does not check them.
 	ExtraArgs   []string
 	HasContents bool // a populate step is needed
+	// Files are the paths the spec itself places (contents file blocks),
+	// whose names Resolve checks; one that ends in "/" is a directory
+	// (a file block whose source is one). The names of a contents tree
+	// are the build's to check.
+	Files []string
 }
 
 // Problem is one thing wrong with a Spec, phrased for the user.
 type Problem struct {
 	// Field is the spec attribute at fault, as a path: "label",
 	// "block_size", "features", "journal", "geometry.erase_block",
-	// "tuning.stride", "mount", "size", "contents", ...
+	// "tuning.stride", "mount", "size", "contents", "files", ...
 	Field string
-	// Index is the element index for list fields (mount, features), -1
-	// otherwise.
+	// Index is the element index for list fields (mount, features,
+	// files), -1 otherwise.
 	Index   int
 	Summary string // short, e.g. "ext4 stride too large"
 	Detail  string // a full sentence with the numbers and the fix

@@ -27,6 +27,7 @@ var optionalFields = map[string]string{
 	"Tuning":           "the tool has no tuning knob fsbench types",
 	"Deterministic":    "the build is not reproducible; Note says why",
 	"Loses":            "the populate step keeps everything",
+	"Names":            "the populate step keeps every name Linux allows",
 	"SetsInodes":       "no step sets owners and times after mkfs",
 	"NoOwners":         "the type keeps owners",
 	"BootFiles":        "U-Boot does not read boot files from it",

@@ -53,6 +53,9 @@ func writeTraits(w io.Writer, t *Type) {
 	if t.ReadBack.MountOptions != "" {
 		fmt.Fprintf(w, " (`-o %s`)", t.ReadBack.MountOptions)
 	}
+	if t.Names.Why != "" {
+		fmt.Fprintf(w, "\n- file names: %s; `validate` refuses such names in `file` blocks, `build` anywhere in the contents", t.Names.Why)
+	}
 	fmt.Fprintf(w, "\n- partition type when the spec gives none: `%s`; U-Boot reads boot files from it: %s\n",
 		t.PartitionType, map[bool]string{true: "yes", false: "no"}[t.BootFiles])
 	tp := t.Target

@@ -16,7 +16,9 @@ import (
 //     With -s as well, mkfs.fat refuses cluster counts outside the FAT
 //     type's range ("Not enough or too many clusters"). Without -F it
 //     chooses FAT32 from 512MiB and then refuses fewer than 65525 clusters.
-//   - -s takes 1 to 128 sectors per cluster, a power of two; -f 1 to 4.
+//   - -s takes 1 to 128 sectors per cluster, a power of two; -f 1 to 4;
+//     -r 16 to 32768 root entries ("Bad number of root directory entries"
+//     from 32769).
 //   - -n takes 11 characters and refuses *?.,;:/\|+=<>[]".
 //   - With --invariant and -i the image is bit-identical. mcopy -m keeps the
 //     staged mtimes; FAT stores local time, so mcopy runs with TZ=UTC.
@@ -34,8 +36,9 @@ func vfatType() *Type {
 		Tools: []string{"mkfs.vfat", "mcopy", "fsck.vfat"},
 		// mcopy would follow a symlink on the build host (an absolute one
 		// leaks the host's file into the image) and block on a FIFO.
-		Loses: Losses{Symlinks: true, Devices: true, FIFOs: true, Sockets: true, NonBMPNames: true,
-			Why: "FAT holds only files and directories, with UCS-2 long names"},
+		Loses: Losses{Symlinks: true, Devices: true, FIFOs: true, Sockets: true,
+			Why: "FAT holds only files and directories"},
+		Names: vfatNames(),
 		// mcopy stores no owner and no mode: it sets no attribute from
 		// the permission bits either.
 		NoOwners: true,
@@ -66,7 +69,7 @@ func vfatType() *Type {
 		Tuning: []fields.Field{
 			enumField("fat_size", []string{"12", "16", "32"}, "mkfs.fat -F: FAT entry size; by default chosen from the size"),
 			intField("fat_count", 1, 4, "mkfs.fat -f: number of FATs (default 2)"),
-			intField("root_entries", 16, 65520, "mkfs.fat -r: root directory entries on FAT12/16 (default 512)"),
+			intField("root_entries", 16, vfatMaxRootEntries, "mkfs.fat -r: root directory entries on FAT12/16 (default 512)"),
 		},
 		MountOptions:  append(vfatMountOptions(), vfsOptions()...),
 		Deterministic: true,
@@ -75,6 +78,23 @@ func vfatType() *Type {
 		resolve: resolveVFAT,
 	}
 }
+
+// vfatNames are the names mcopy 4.0.32 cannot store, tried one by one
+// with the populate step's command: it refuses control characters,
+// "*<>?\|, the DOS devices below and two names that differ only in case
+// (é and É too), and stores "a:b" as "b" and "ab." and "ab " as "ab"
+// (the kernel's vfat drops trailing dots and spaces as well).
+func vfatNames() NameRules {
+	return NameRules{
+		Forbidden: `"*:<>?\|`, NoControl: true, NonBMP: true, NoTrailing: ". ", FoldCase: true,
+		Reserved: []string{"CON", "AUX", "PRN", "NUL", "COM1", "COM2", "COM3", "COM4", "LPT1", "LPT2", "LPT3", "LPT4"},
+		Why: `FAT long names are UCS-2 without control characters, "*:<>?\| or a trailing dot or space, ` +
+			"and mcopy refuses the DOS device names CON, AUX, PRN, NUL, COM1-4 and LPT1-4",
+	}
+}
+
+// vfatMaxRootEntries is the largest -r mkfs.fat 4.2 takes.
+const vfatMaxRootEntries = 32768
 
 // fatLimits is the cluster-count range of a FAT type (Microsoft FAT
 // specification, as mkfs.fat 4.2 applies it) and the device sizes mkfs.fat

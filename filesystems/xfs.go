@@ -37,6 +37,16 @@ const (
 	xfsDefaultAGs = 4              // mkfs.xfs's one-disk AG count (XFS_NOMULTIDISK_AGLOG)
 )
 
+// xfsNames are the names a protofile cannot carry: mkfs.xfs 6.1.0 reads
+// it a word at a time (mkfs/proto.c getstr). Tried with ":abc" and "$"
+// as names, it left the entry out, and after "$" the rest of the
+// directory, and exited 0.
+func xfsNames() NameRules {
+	return NameRules{Forbidden: " \t\n", NoLeading: ":", Reserved: []string{"$"},
+		Why: "fsbench fills xfs through an mkfs.xfs protofile, which splits names at whitespace, " +
+			`reads a name starting with ":" as a comment and "$" as the end of a directory`}
+}
+
 func xfsType() *Type {
 	return &Type{
 		Name: "xfs", Tool: "mkfs.xfs", Package: "xfsprogs",
@@ -77,6 +87,7 @@ func xfsType() *Type {
 			boolField("inobtcount", "mkfs.xfs -m inobtcount: inode btree counters (default true)"),
 			boolField("sparse", "mkfs.xfs -i sparse: sparse inode chunks (default true)"),
 		},
+		Names:         xfsNames(),
 		MountOptions:  append(xfsMountOptions(), vfsOptions()...),
 		Deterministic: false,
 		Note: "Not deterministic: mkfs.xfs 6.1 stamps inodes with the current time and has no SOURCE_DATE_EPOCH " +

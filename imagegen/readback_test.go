@@ -422,7 +422,14 @@ func TestBuildRefusesLosses(t *testing.T) {
 		}, "vfat cannot keep /pipe (a FIFO)"},
 		{"emoji on vfat", "vfat", func(t *testing.T, dir string) {
 			os.WriteFile(filepath.Join(dir, "smile-😀.txt"), []byte("x"), 0o644)
-		}, "a name with characters past U+FFFF"},
+		}, `vfat cannot keep /smile-😀.txt (a name that holds "😀", past U+FFFF)`},
+		{"reserved character on vfat", "vfat", func(t *testing.T, dir string) {
+			os.WriteFile(filepath.Join(dir, "why?"), []byte("x"), 0o644)
+		}, `vfat cannot keep /why? (a name that holds "?")`},
+		{"case on vfat", "vfat", func(t *testing.T, dir string) {
+			os.WriteFile(filepath.Join(dir, "README"), []byte("x"), 0o644)
+			os.WriteFile(filepath.Join(dir, "readme"), []byte("y"), 0o644)
+		}, "vfat cannot keep /readme (the same name as /README)"},
 		{"device on btrfs", "btrfs", func(t *testing.T, dir string) {
 			writeTar(t, filepath.Join(dir, "..", "dev.tar"), []tarMember{
 				{h: tar.Header{Name: "null", Typeflag: tar.TypeChar, Mode: 0o666, Devmajor: 1, Devminor: 3}},

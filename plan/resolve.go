@@ -318,11 +318,21 @@ func (r *resolver) filesystem(sv *spec.Variant, si *spec.Image, sp *spec.Partiti
 	if sf.Geometry != nil {
 		in.Geometry = filesystems.Geometry{EraseBlock: sf.Geometry.EraseBlock, PageSize: sf.Geometry.PageSize}
 	}
+	if sp.Contents != nil {
+		for _, f := range sp.Contents.Files {
+			if f.SourceDir {
+				in.Files = append(in.Files, f.Path+"/")
+			} else {
+				in.Files = append(in.Files, f.Path)
+			}
+		}
+	}
 	res, problems := filesystems.Resolve(in)
 	for _, pr := range problems {
 		r.errorf(fsProblemRange(sp, pr.Field, pr.Index), pr.Summary, "%s", pr.Detail)
 	}
 	typ, _ := filesystems.Lookup(sf.Type)
+	r.checkUserland(sp, typ)
 	fs := &Filesystem{
 		Type: sf.Type, Label: sf.Label, UUID: uuid, BlockSize: sf.BlockSize, Features: sf.Features,
 		Journal: sf.Journal, Mount: res.MountOptions, Mountpoint: sf.Mountpoint, RootFlags: res.RootFlags,
@@ -353,6 +363,18 @@ func (r *resolver) filesystem(sv *spec.Variant, si *spec.Image, sp *spec.Partiti
 	return fs
 }
 
+// checkUserland refuses a userland on a root filesystem that cannot
+// keep symlinks: busybox's applets are symlinks to it.
+func (r *resolver) checkUserland(sp *spec.Partition, typ *filesystems.Type) {
+	ct := sp.Contents
+	if ct == nil || ct.Userland == "" || !sp.Root || typ == nil || !typ.Loses.Symlinks {
+		return
+	}
+	r.errorf(ct.Of("userland"), "Userland on a filesystem without symlinks",
+		"The %s userland links its commands to one binary with symlinks, and %s cannot keep symlinks (%s): choose another filesystem for the root partition.",
+		ct.Userland, typ.Name, typ.Loses.Why)
+}
+
 // receivesLayers tells whether build stages files over a partition
 // without a contents block: the runner's payload goes to the root
 // partition of a spec with tests, and the boot files to their
@@ -378,6 +400,8 @@ func fsProblemRange(sp *spec.Partition, field string, index int) hcl.Range {
 		return sp.Of("size")
 	case head == "contents" && sp.Contents != nil:
 		return sp.Contents.Decl
+	case head == "files" && sp.Contents != nil && index >= 0 && index < len(sp.Contents.Files):
+		return sp.Contents.Files[index].Decl
 	case nested && head == "geometry" && sf.Geometry != nil:
 		return sf.Geometry.Of(tail)
 	case nested && head == "tuning" && sf.TuningAt.Attrs != nil:
