@@ -160,7 +160,7 @@ var stages = map[string]int{
 	"wire":        0,
 	"internal":    1,
 	"filesystems": 2, "recipes": 2, "ftl": 2, "qemu": 2,
-	"spec":     3,
+	"spec": 3, "importer": 3, // importer writes specs from other tools' layouts
 	"plan":     4,
 	"imagegen": 5, "buildsys": 5,
 	"driver": 6, "capture": 6,

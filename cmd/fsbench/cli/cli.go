@@ -59,6 +59,7 @@ type command struct {
 
 func commands() []command {
 	return []command{
+		{"import", "write a spec from a genimage.cfg, a wic .wks or a repart.d layout", runImport},
 		{"validate", "check a spec and report every problem with its location", runValidate},
 		{"fmt", "rewrite specs in canonical HCL style", runFmt},
 		{"plan", "show the resolved layout, command lines, bootargs and tests", runPlan},

@@ -1,0 +1,31 @@
+# Imported from genimage.cfg (genimage) by fsbench import. Each block names the line it comes from.
+# NOTE genimage.cfg:11: size: the region takes its file's size; genimage's size (31457280) only bounds it
+
+variable "binaries" {
+  description = "genimage's input path: Buildroot's BINARIES_DIR"
+}
+
+# genimage.cfg:1: image sdcard.img (hdimage)
+image "sdcard" {
+  table   = "mbr"
+  align   = "512B"
+  disk_id = "0x00000000"
+
+  # genimage.cfg:5: partition u-boot-tpl-spl-dtb (in-partition-table = false)
+  raw "u-boot-tpl-spl-dtb" {
+    offset = "32KiB"
+    file   = "${var.binaries}/u-boot-tpl-spl-dtb.img"
+  }
+
+  # genimage.cfg:11: partition u-boot-dtb (in-partition-table = false)
+  raw "u-boot-dtb" {
+    offset = "8MiB"
+    file   = "${var.binaries}/u-boot-dtb.img"
+  }
+
+  # genimage.cfg:18: partition rootfs
+  partition "rootfs" {
+    type  = "0x83"
+    image = "${var.binaries}/rootfs.ext4"
+  }
+}

@@ -1,0 +1,48 @@
+# Imported from genimage.cfg.template (genimage) by fsbench import. Each block names the line it comes from.
+# NOT IMPORTED genimage.cfg.template:14: files: an entry written in by a script or the environment (%FILES%): import the configuration that script writes
+
+variable "binaries" {
+  description = "genimage's input path: Buildroot's BINARIES_DIR"
+}
+
+variable "ubootbin" {
+  description = "what the board's post-image script writes in place of %UBOOTBIN% in the configuration"
+}
+
+variable "rootpath" {
+  description = "genimage's root path, whose tree (under an image's mountpoint) fills a filesystem without files: Buildroot's genimage.sh passes an empty directory"
+}
+
+# genimage.cfg.template:20: image sdcard.img (hdimage)
+image "sdcard" {
+  table   = "mbr"
+  align   = "512B"
+  disk_id = "0x00000000"
+
+  # genimage.cfg.template:24: partition u-boot (in-partition-table = false)
+  raw "u-boot" {
+    offset = "1KiB"
+    file   = var.ubootbin
+  }
+
+  # genimage.cfg.template:30: partition boot, image boot.vfat (vfat, line 10)
+  partition "boot" {
+    offset   = "8MiB"
+    size     = "16MiB"
+    type     = "0x0c"
+    bootable = true
+    filesystem {
+      type  = "vfat"
+      label = "boot"
+    }
+    contents {
+      dir = var.rootpath
+    }
+  }
+
+  # genimage.cfg.template:37: partition rootfs
+  partition "rootfs" {
+    type  = "0x83"
+    image = "${var.binaries}/rootfs.ext2"
+  }
+}

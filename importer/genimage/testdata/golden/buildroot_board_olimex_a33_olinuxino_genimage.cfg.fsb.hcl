@@ -1,0 +1,26 @@
+# Imported from genimage.cfg (genimage) by fsbench import. Each block names the line it comes from.
+# NOTE genimage.cfg:5: size: the region takes its file's size; genimage's size (1040384) only bounds it
+
+variable "binaries" {
+  description = "genimage's input path: Buildroot's BINARIES_DIR"
+}
+
+# genimage.cfg:1: image sdcard.img (hdimage)
+image "sdcard" {
+  table   = "mbr"
+  align   = "512B"
+  disk_id = "0x00000000"
+
+  # genimage.cfg:5: partition u-boot (in-partition-table = false)
+  raw "u-boot" {
+    offset = "8KiB"
+    file   = "${var.binaries}/u-boot-sunxi-with-spl.bin"
+  }
+
+  # genimage.cfg:12: partition rootfs
+  partition "rootfs" {
+    size  = "512MiB"
+    type  = "0x83"
+    image = "${var.binaries}/rootfs.ext4"
+  }
+}

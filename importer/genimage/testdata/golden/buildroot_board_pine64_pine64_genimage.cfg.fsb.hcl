@@ -1,0 +1,49 @@
+# Imported from genimage.cfg (genimage) by fsbench import. Each block names the line it comes from.
+
+variable "binaries" {
+  description = "genimage's input path: Buildroot's BINARIES_DIR"
+}
+
+# genimage.cfg:13: image sdcard.img (hdimage)
+image "sdcard" {
+  table   = "mbr"
+  align   = "512B"
+  disk_id = "0x00000000"
+
+  # genimage.cfg:17: partition u-boot (in-partition-table = false)
+  raw "u-boot" {
+    offset = "8KiB"
+    file   = "${var.binaries}/u-boot-sunxi-with-spl.bin"
+  }
+
+  # genimage.cfg:23: partition boot, image boot.vfat (vfat, line 1)
+  partition "boot" {
+    offset   = "1MiB"
+    size     = "64MiB"
+    type     = "0x0c"
+    bootable = true
+    filesystem {
+      type = "vfat"
+    }
+    contents {
+      # genimage.cfg:4
+      file "/Image" {
+        source = "${var.binaries}/Image"
+      }
+      # genimage.cfg:5
+      file "/sun50i-a64-pine64.dtb" {
+        source = "${var.binaries}/sun50i-a64-pine64.dtb"
+      }
+      # genimage.cfg:6
+      file "/boot.scr" {
+        source = "${var.binaries}/boot.scr"
+      }
+    }
+  }
+
+  # genimage.cfg:30: partition rootfs
+  partition "rootfs" {
+    type  = "0x83"
+    image = "${var.binaries}/rootfs.ext4"
+  }
+}

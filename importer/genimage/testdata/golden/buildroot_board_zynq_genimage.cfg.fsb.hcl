@@ -1,0 +1,50 @@
+# Imported from genimage.cfg (genimage) by fsbench import. Each block names the line it comes from.
+
+variable "binaries" {
+  description = "genimage's input path: Buildroot's BINARIES_DIR"
+}
+
+# genimage.cfg:18: image sdcard.img (hdimage)
+image "sdcard" {
+  table   = "mbr"
+  align   = "512B"
+  disk_id = "0x00000000"
+
+  # genimage.cfg:22: partition boot, image boot.vfat (vfat, line 1)
+  partition "boot" {
+    size     = "32MiB"
+    type     = "0x0c"
+    bootable = true
+    filesystem {
+      type = "vfat"
+    }
+    contents {
+      # genimage.cfg:4
+      file "/boot.bin" {
+        source = "${var.binaries}/boot.bin"
+      }
+      # genimage.cfg:5
+      file "/u-boot.img" {
+        source = "${var.binaries}/u-boot.img"
+      }
+      # genimage.cfg:6
+      file "/system.dtb" {
+        source = "${var.binaries}/system.dtb"
+      }
+      # genimage.cfg:7
+      file "/uImage" {
+        source = "${var.binaries}/uImage"
+      }
+      # genimage.cfg:10
+      file "/extlinux/extlinux.conf" {
+        source = "${var.binaries}/extlinux.conf"
+      }
+    }
+  }
+
+  # genimage.cfg:28: partition rootfs
+  partition "rootfs" {
+    type  = "0x83"
+    image = "${var.binaries}/rootfs.ext4"
+  }
+}
