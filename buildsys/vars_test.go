@@ -86,8 +86,10 @@ func TestYoctoVars(t *testing.T) {
 		`FSBENCH_NATIVE_DEPENDS = "e2fsprogs-native f2fs-tools-native"`,
 		`IMAGE_INSTALL:append = " fio"`,
 		`FSBENCH_DEPLOY_DEPENDS = "virtual/kernel:do_deploy"`,
-		"# bblayers.conf: add meta-oe from meta-openembedded.",
-	}, []string{"sqlite3", "meta-filesystems", "DISTRO_FEATURES:append", "\nINIT_MANAGER"})
+		// f2fs-tools is meta-filesystems', which needs meta-oe (fio's),
+		// meta-python and meta-networking.
+		"# bblayers.conf: add meta-filesystems, meta-networking, meta-oe, meta-python from meta-openembedded.",
+	}, []string{"sqlite3", "DISTRO_FEATURES:append", "\nINIT_MANAGER"})
 	if !strings.Contains(text, `(INIT_MANAGER = "mdev-busybox" in the distro's configuration, which fsbench does not set)`) {
 		t.Errorf("the board's init is not named for the distro:\n%s", text)
 	}

@@ -16,6 +16,10 @@ import (
 // recipes name theirs in the catalogue.
 var yoctoLayers = map[string]string{"fio": "meta-oe"}
 
+// yoctoLayerDepends are the layers a meta-openembedded layer needs
+// (its LAYERDEPENDS).
+var yoctoLayerDepends = map[string][]string{"meta-filesystems": {"meta-oe", "meta-python", "meta-networking"}}
+
 // yoctoInit is the INIT_MANAGER of each init system the runner's start
 // hook is written for.
 var yoctoInit = map[string]string{"busybox": "mdev-busybox", "sysvinit": "sysvinit", "systemd": "systemd"}
@@ -106,8 +110,16 @@ func yoctoLocalBlock(n *Needs, specPath string, used []string) Block {
 		for l := range layers {
 			names = append(names, l)
 		}
+		for _, l := range names {
+			for _, dep := range yoctoLayerDepends[l] {
+				if !layers[dep] {
+					layers[dep] = true
+					names = append(names, dep)
+				}
+			}
+		}
 		sort.Strings(names)
-		blk.Notes = append(blk.Notes, "bblayers.conf: add "+strings.Join(names, " and ")+" from meta-openembedded.")
+		blk.Notes = append(blk.Notes, "bblayers.conf: add "+strings.Join(names, ", ")+" from meta-openembedded.")
 	}
 	return blk
 }

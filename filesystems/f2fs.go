@@ -34,7 +34,7 @@ func f2fsType() *Type {
 		Programs: append(hostPrograms("f2fs-tools", "BR2_PACKAGE_HOST_F2FS_TOOLS", "f2fs-tools-native", []string{"-V"}, "mkfs.f2fs", "sload.f2fs", "fsck.f2fs"),
 			targetPrograms("f2fs-tools", "dump.f2fs")...),
 		Target: TargetPackages{Buildroot: []string{"BR2_PACKAGE_F2FS_TOOLS"}, Yocto: []string{"f2fs-tools"},
-			YoctoLayer: "meta-oe"},
+			YoctoLayer: "meta-filesystems"},
 		// Debian 12's kernel has no f2fs module for the host to mount.
 		ReadBack:         ReadBack{Method: ReadInGuest},
 		PartitionType:    "linux",
