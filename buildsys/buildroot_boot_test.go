@@ -109,12 +109,7 @@ func TestBuildrootBoardBootsThroughUBoot(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	// HOST_DIR: fsbench; TARGET_DIR: the runner.
-	if out, err := exec.Command("go", "build", "-o", host+"/bin/fsbench", "github.com/fsbench/fsbench/cmd/fsbench").CombinedOutput(); err != nil {
-		t.Fatalf("go build fsbench: %v\n%s", err, out)
-	}
-	runner := testbin.Runner(t, a)
-	copyFile(t, runner, target+"/usr/bin/fsbench-runner", 0o755)
+	runner := hostAndTarget(t, host, target, a)
 
 	// BINARIES_DIR.
 	k, err := qemu.FetchKernel(ctx, log, testbin.CacheDir(), a, kernel.Request{})
@@ -200,6 +195,25 @@ func TestBuildrootBoardBootsThroughUBoot(t *testing.T) {
 	}
 }
 
+// hostAndTarget puts fsbench into HOST_DIR/bin and the runner for a into
+// TARGET_DIR/usr/bin, as Buildroot's packages install them, and returns
+// the runner.
+func hostAndTarget(t *testing.T, host, target string, a arch.Arch) string {
+	t.Helper()
+	buildFsbench(t, host+"/bin")
+	runner := testbin.Runner(t, a)
+	copyFile(t, runner, target+"/usr/bin/fsbench-runner", 0o755)
+	return runner
+}
+
+// buildFsbench builds this tree's fsbench into dir.
+func buildFsbench(t *testing.T, dir string) {
+	t.Helper()
+	if out, err := exec.Command("go", "build", "-o", dir+"/fsbench", "github.com/fsbench/fsbench/cmd/fsbench").CombinedOutput(); err != nil {
+		t.Fatalf("go build fsbench: %v\n%s", err, out)
+	}
+}
+
 func writeExec(t *testing.T, path, text string) {
 	t.Helper()
 	if err := os.WriteFile(path, []byte(text), 0o755); err != nil {
@@ -265,11 +279,7 @@ func TestBuildrootPostImageReadmeSpec(t *testing.T) {
 	if err := os.WriteFile(board+"/board.fsb.hcl", []byte(spec), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if out, err := exec.Command("go", "build", "-o", host+"/bin/fsbench", "github.com/fsbench/fsbench/cmd/fsbench").CombinedOutput(); err != nil {
-		t.Fatalf("go build fsbench: %v\n%s", err, out)
-	}
-	runner := testbin.Runner(t, a)
-	copyFile(t, runner, target+"/usr/bin/fsbench-runner", 0o755)
+	hostAndTarget(t, host, target, a)
 
 	k, err := qemu.FetchKernel(ctx, log, testbin.CacheDir(), a, kernel.Request{})
 	if err != nil {

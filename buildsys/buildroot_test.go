@@ -185,10 +185,7 @@ func TestPostImageScript(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	build := exec.Command("go", "build", "-o", host+"/bin/fsbench", "github.com/fsbench/fsbench/cmd/fsbench")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build fsbench: %v\n%s", err, out)
-	}
+	buildFsbench(t, host+"/bin")
 	runner, err := os.ReadFile(testbin.Runner(t, arch.X86_64))
 	if err != nil {
 		t.Fatal(err)

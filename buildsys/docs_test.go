@@ -55,9 +55,7 @@ func walk(t *testing.T, page string) (string, map[string]string) {
 	t.Helper()
 	dir := t.TempDir()
 	bin := t.TempDir()
-	if out, err := exec.Command("go", "build", "-o", bin+"/fsbench", "github.com/fsbench/fsbench/cmd/fsbench").CombinedOutput(); err != nil {
-		t.Fatalf("go build fsbench: %v\n%s", err, out)
-	}
+	buildFsbench(t, bin)
 	ran, skipped := 0, 0
 	var last []byte
 	outputs := map[string]string{}
