@@ -116,6 +116,7 @@ type Board struct {
 type Image struct {
 	At           Pos
 	What         string // the source's words for it, for its comment
+	Title        string // the source's name of the image (its output file, for genimage)
 	Name         string
 	Table        string // gpt, mbr, none
 	Size         int64  // 0: from the partitions
@@ -174,6 +175,7 @@ type Raw struct {
 	What   string
 	Name   string
 	Offset int64
+	Size   int64 // 0: the file's
 	File   Text
 	Holes  [][2]int64 // offset, size
 }

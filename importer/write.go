@@ -103,6 +103,9 @@ func writeRaw(body *hclwrite.Body, r *Raw) {
 	comment(body, fmt.Sprintf("%s: %s", r.At, r.What))
 	b := body.AppendNewBlock("raw", []string{r.Name}).Body()
 	setSize(b, "offset", r.Offset)
+	if r.Size > 0 {
+		setSize(b, "size", r.Size)
+	}
 	setText(b, "file", r.File)
 	if len(r.Holes) > 0 {
 		holes := make([]cty.Value, len(r.Holes))

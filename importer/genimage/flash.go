@@ -11,7 +11,7 @@ import (
 // erase blocks; a last partition without a size takes the rest of the
 // chip (image-flash.c).
 func (c *conv) flashImage(img, h *section) {
-	out := &importer.Image{At: img.at, What: "image " + img.title + " (flash)", Name: c.imageName(img.title), Table: "none", Fill: 0xff}
+	out := &importer.Image{At: img.at, Title: img.title, What: "image " + img.title + " (flash)", Name: c.imageName(img.title), Table: "none", Fill: 0xff}
 	for _, o := range h.opts {
 		c.s.Errorf(o.at, o.name, "genimage knows no flash option %q", o.name)
 	}

@@ -10,7 +10,7 @@ import (
 // hdimage imports an hdimage: a disk image with an MBR, a GPT, a hybrid
 // MBR or no table.
 func (c *conv) hdimage(img, hd *section) {
-	out := &importer.Image{At: img.at, What: "image " + img.title + " (hdimage)", Name: c.imageName(img.title)}
+	out := &importer.Image{At: img.at, Title: img.title, What: "image " + img.title + " (hdimage)", Name: c.imageName(img.title)}
 	out.Size = c.size(img, "size", 0)
 	table := c.tableType(hd)
 	out.Table = map[string]string{"mbr": "mbr", "gpt": "gpt", "hybrid": "gpt", "none": "none"}[table]
@@ -156,7 +156,7 @@ func (c *conv) loneImage(img, h *section) {
 		c.s.Errorf(img.at, "size", "a filesystem image needs a size; genimage refuses it too")
 		return
 	}
-	out := &importer.Image{At: img.at, What: fmt.Sprintf("image %s (%s), on its own", img.title, h.name), Name: c.imageName(img.title), Table: "none", Align: 512}
+	out := &importer.Image{At: img.at, Title: img.title, What: fmt.Sprintf("image %s (%s), on its own", img.title, h.name), Name: c.imageName(img.title), Table: "none", Align: 512}
 	p := &importer.Partition{At: img.at, What: "the filesystem, the whole image", Name: cleanName(out.Name), Offset: 0, Size: size}
 	if size%512 != 0 {
 		c.s.Errorf(img.at, "size", "fsbench makes images of whole 512-byte sectors; %d bytes is not", size)

@@ -38,9 +38,11 @@ func (c *conv) partitions(img, hd *section, out *importer.Image, table string) {
 		ext = 4
 	}
 	n, inExt := 0, false
+	pl := newPlacer(table, out)
 	for _, p := range parts {
 		if !inTable(p) {
 			c.outside(p, out, table)
+			pl.raw(c.size(p, "offset", 0), c.size(p, "size", 0))
 			continue
 		}
 		n++
@@ -56,6 +58,7 @@ func (c *conv) partitions(img, hd *section, out *importer.Image, table string) {
 			}
 			part.Logical = inExt
 		}
+		pl.partition(part)
 	}
 	if ext > 0 && table != "mbr" {
 		_, o := get(hd, "extended-partition")
@@ -281,9 +284,7 @@ func (c *conv) outside(p *section, out *importer.Image, table string) {
 		}
 	}
 	r.File = inputPath(c.s, v)
-	if size := c.size(p, "size", 0); size > 0 {
-		c.s.Notef(p.at, "size", "the region takes its file's size; genimage's size (%d) only bounds it", size)
-	}
+	r.Size = c.size(p, "size", 0)
 	if _, ho := get(p, "holes"); ho != nil {
 		c.holes(ho, r)
 	}

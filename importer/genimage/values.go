@@ -165,11 +165,13 @@ func hasVars(v value) bool {
 }
 
 // inputPath is the path of an input genimage reads: relative to its
-// input path (the spec's variable binaries) unless absolute or made of a
-// variable.
+// input path (the spec's variable binaries) unless absolute or starting
+// with an environment variable (a script's placeholder names a file in
+// the input path).
 func inputPath(s *importer.Spec, v value) importer.Text {
 	t := text(s, v)
-	if len(t) > 0 && (t[0].Var != "" && t[0].Var != "binaries" || strings.HasPrefix(t[0].Lit, "/")) {
+	env := len(v.segs) > 0 && v.segs[0].env != ""
+	if len(t) > 0 && (env && t[0].Var != "binaries" || strings.HasPrefix(t[0].Lit, "/")) {
 		return t
 	}
 	if len(t) > 0 && t[0].Var == "binaries" {

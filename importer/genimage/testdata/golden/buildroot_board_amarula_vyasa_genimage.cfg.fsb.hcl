@@ -1,5 +1,4 @@
 # Imported from genimage.cfg (genimage) by fsbench import. Each block names the line it comes from.
-# NOTE genimage.cfg:11: size: the region takes its file's size; genimage's size (31457280) only bounds it
 
 variable "binaries" {
   description = "genimage's input path: Buildroot's BINARIES_DIR"
@@ -20,12 +19,14 @@ image "sdcard" {
   # genimage.cfg:11: partition u-boot-dtb (in-partition-table = false)
   raw "u-boot-dtb" {
     offset = "8MiB"
+    size   = "30MiB"
     file   = "${var.binaries}/u-boot-dtb.img"
   }
 
   # genimage.cfg:18: partition rootfs
   partition "rootfs" {
-    type  = "0x83"
-    image = "${var.binaries}/rootfs.ext4"
+    offset = "38MiB"
+    type   = "0x83"
+    image  = "${var.binaries}/rootfs.ext4"
   }
 }

@@ -1,5 +1,4 @@
 # Imported from genimage.cfg (genimage) by fsbench import. Each block names the line it comes from.
-# NOTE genimage.cfg:5: size: the region takes its file's size; genimage's size (1040384) only bounds it
 
 variable "binaries" {
   description = "genimage's input path: Buildroot's BINARIES_DIR"
@@ -14,12 +13,14 @@ image "sdcard" {
   # genimage.cfg:5: partition u-boot (in-partition-table = false)
   raw "u-boot" {
     offset = "8KiB"
+    size   = "1016KiB"
     file   = "${var.binaries}/u-boot-sunxi-with-spl.bin"
   }
 
   # genimage.cfg:12: partition rootfs
   partition "rootfs" {
-    type  = "0x83"
-    image = "${var.binaries}/rootfs.ext4"
+    offset = "1MiB"
+    type   = "0x83"
+    image  = "${var.binaries}/rootfs.ext4"
   }
 }

@@ -22,7 +22,7 @@ image "sdcard" {
   # genimage.cfg.template:24: partition u-boot (in-partition-table = false)
   raw "u-boot" {
     offset = "1KiB"
-    file   = var.ubootbin
+    file   = "${var.binaries}/${var.ubootbin}"
   }
 
   # genimage.cfg.template:30: partition boot, image boot.vfat (vfat, line 10)

@@ -1,5 +1,6 @@
 # Imported from genimage.cfg.template_imx9 (genimage) by fsbench import. Each block names the line it comes from.
 # NOT IMPORTED genimage.cfg.template_imx9:28: offset: a size written in by a script or the environment (%IMXOFFSET%): import the configuration that script writes, or give the size
+# NOT IMPORTED genimage.cfg.template_imx9:28: offset: a size written in by a script or the environment (%IMXOFFSET%): import the configuration that script writes, or give the size
 # NOT IMPORTED genimage.cfg.template_imx9:14: files: an entry written in by a script or the environment (%FILES%): import the configuration that script writes
 
 variable "binaries" {

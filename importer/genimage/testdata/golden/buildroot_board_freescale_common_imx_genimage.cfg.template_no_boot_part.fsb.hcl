@@ -17,7 +17,7 @@ image "sdcard" {
   # genimage.cfg.template_no_boot_part:5: partition u-boot (in-partition-table = false)
   raw "u-boot" {
     offset = "1KiB"
-    file   = var.ubootbin
+    file   = "${var.binaries}/${var.ubootbin}"
   }
 
   # genimage.cfg.template_no_boot_part:11: partition rootfs

@@ -23,7 +23,7 @@ image "sdcard" {
   # genimage.cfg.template_no_boot_part_spl:20: partition u-boot (in-partition-table = false)
   raw "u-boot" {
     offset = "69KiB"
-    file   = var.ubootbin
+    file   = "${var.binaries}/${var.ubootbin}"
   }
 
   # genimage.cfg.template_no_boot_part_spl:26: partition rootfs

@@ -28,7 +28,7 @@ image "sdcard" {
   # genimage.cfg.template_spl:30: partition u-boot (in-partition-table = false)
   raw "u-boot" {
     offset = "69KiB"
-    file   = var.ubootbin
+    file   = "${var.binaries}/${var.ubootbin}"
   }
 
   # genimage.cfg.template_spl:36: partition boot, image boot.vfat (vfat, line 10)

@@ -1,5 +1,4 @@
 # Imported from genimage.cfg (genimage) by fsbench import. Each block names the line it comes from.
-# NOTE genimage.cfg:2: size: the region takes its file's size; genimage's size (1024000) only bounds it
 
 variable "binaries" {
   description = "genimage's input path: Buildroot's BINARIES_DIR"
@@ -19,6 +18,7 @@ image "sdcard" {
   # genimage.cfg:2: partition u-boot (in-partition-table = false)
   raw "u-boot" {
     offset = "8KiB"
+    size   = "1000KiB"
     file   = "${var.binaries}/u-boot-sunxi-with-spl.bin"
   }
 

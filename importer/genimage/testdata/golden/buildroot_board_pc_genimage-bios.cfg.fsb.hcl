@@ -1,5 +1,4 @@
 # Imported from genimage-bios.cfg (genimage) by fsbench import. Each block names the line it comes from.
-# NOTE genimage-bios.cfg:5: size: the region takes its file's size; genimage's size (512) only bounds it
 
 variable "binaries" {
   description = "genimage's input path: Buildroot's BINARIES_DIR"
@@ -14,6 +13,7 @@ image "disk" {
   # genimage-bios.cfg:5: partition boot (in-partition-table = false)
   raw "boot" {
     offset = 0
+    size   = "512B"
     file   = "${var.binaries}/boot.img"
     holes = [{
       offset = 440

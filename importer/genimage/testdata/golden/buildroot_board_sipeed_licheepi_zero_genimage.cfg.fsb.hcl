@@ -1,5 +1,4 @@
 # Imported from genimage.cfg (genimage) by fsbench import. Each block names the line it comes from.
-# NOTE genimage.cfg:18: size: the region takes its file's size; genimage's size (516096) only bounds it
 
 variable "binaries" {
   description = "genimage's input path: Buildroot's BINARIES_DIR"
@@ -14,11 +13,13 @@ image "sdcard" {
   # genimage.cfg:18: partition u-boot (in-partition-table = false)
   raw "u-boot" {
     offset = "8KiB"
+    size   = "504KiB"
     file   = "${var.binaries}/u-boot-sunxi-with-spl.bin"
   }
 
   # genimage.cfg:25: partition boot, image boot.vfat (vfat, line 1)
   partition "boot" {
+    offset   = "512KiB"
     size     = "8MiB"
     type     = "0x0c"
     bootable = true

@@ -16,13 +16,13 @@ image "sdcard" {
   # genimage.cfg.template:6: partition fsbl1
   partition "fsbl1" {
     type  = "0fc63daf-8483-4772-8e79-3d69d8477de4"
-    image = var.atfbin
+    image = "${var.binaries}/${var.atfbin}"
   }
 
   # genimage.cfg.template:10: partition fsbl2
   partition "fsbl2" {
     type  = "0fc63daf-8483-4772-8e79-3d69d8477de4"
-    image = var.atfbin
+    image = "${var.binaries}/${var.atfbin}"
   }
 
   # genimage.cfg.template:14: partition fip
