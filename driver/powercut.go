@@ -2,6 +2,7 @@ package driver
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -103,31 +104,73 @@ func (c *cutRequests) scan(b []byte) {
 
 // boardPower passes a board's console through and, when the runner asks
 // for a power cut, runs the power-cycle command at the time it asked for
-// (or tells the user to do it by hand).
+// (or tells the user to do it by hand). After each power cycle it wants
+// the console's first byte within the board's PowerOnTimeout; a board
+// that stays silent, or a power command that fails, ends the run through
+// fail.
 type boardPower struct {
-	r   io.Reader
-	req cutRequests
+	r       io.Reader
+	req     cutRequests
+	timeout time.Duration
+	fail    context.CancelCauseFunc
+
+	mu    sync.Mutex
+	heard bool
+	timer *time.Timer
+	cycle string
 }
 
-func newBoardPower(ctx context.Context, r io.Reader, cycle []string, log logrus.FieldLogger) *boardPower {
-	b := &boardPower{r: r}
+func newBoardPower(ctx context.Context, r io.Reader, board Board, log logrus.FieldLogger, fail context.CancelCauseFunc) *boardPower {
+	b := &boardPower{r: r, fail: fail, timeout: cmp.Or(board.PowerOnTimeout, DefaultPowerOnTimeout),
+		cycle: strings.Join(board.PowerCycle, " ")}
 	b.req.fire = func(after time.Duration) {
 		time.AfterFunc(after, func() {
-			if len(cycle) == 0 {
+			if len(board.PowerCycle) == 0 {
 				log.Warnf("the runner asks for a power cut now: switch the board off and on")
 				return
 			}
-			log.Infof("power cut, as the runner asked: %s", strings.Join(cycle, " "))
-			if err := runCommand(ctx, cycle, log); err != nil {
-				log.Errorf("power cut: %v", err)
+			log.Infof("power cut, as the runner asked: %s", b.cycle)
+			b.switched()
+			if err := runCommand(ctx, board.PowerCycle, log); err != nil {
+				fail(fmt.Errorf("power cut, as the runner asked: %w", err))
 			}
 		})
 	}
 	return b
 }
 
+// switched starts the wait for the console's first byte after the power
+// came on.
+func (b *boardPower) switched() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.heard = false
+	if b.timer != nil {
+		b.timer.Stop()
+	}
+	b.timer = time.AfterFunc(b.timeout, func() {
+		b.mu.Lock()
+		heard := b.heard
+		b.mu.Unlock()
+		if !heard {
+			b.fail(fmt.Errorf("the board printed nothing on its console within %s of %q: does that command switch its power "+
+				"(try it by hand), is -port the board's console, and are its baud rate and wiring (TX to RX, a common ground) right?", b.timeout, b.cycle))
+		}
+	})
+}
+
 func (b *boardPower) Read(p []byte) (int, error) {
 	n, err := b.r.Read(p)
+	if n > 0 {
+		b.mu.Lock()
+		if !b.heard {
+			b.heard = true
+			if b.timer != nil {
+				b.timer.Stop()
+			}
+		}
+		b.mu.Unlock()
+	}
 	b.req.scan(p[:n])
 	return n, err
 }

@@ -53,6 +53,9 @@ type Job struct {
 	Log *logrus.Logger
 	// Timeout bounds the run of one variant; 0 derives it from its plan.
 	Timeout time.Duration
+	// Silence ends a variant whose console stays quiet this long; 0
+	// derives it from its plan.
+	Silence time.Duration
 	// OnResult reports each result as it arrives, from any goroutine.
 	OnResult func(variant string, r resultframe.Result)
 }
@@ -151,7 +154,7 @@ func (job Job) variant(ctx context.Context, v plan.Variant, built func()) (*Outc
 	}
 	built()
 	dv := Variant{Name: v.Name, Dir: filepath.Join(job.OutDir, v.Name), Runner: bin, Bootargs: v.Bootargs}
-	opt := Options{Timeout: job.Timeout, OnResult: job.OnResult}
+	opt := Options{Timeout: job.Timeout, Silence: job.Silence, OnResult: job.OnResult}
 	if job.Log != nil {
 		opt.Log = job.Log
 	}

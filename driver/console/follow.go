@@ -197,7 +197,7 @@ func follow(ctx context.Context, rd Lines, opt Options, replay bool) (*Summary, 
 			switch {
 			case silent:
 				f.sum.Stop = "silence"
-				return f.sum, fmt.Errorf("the console was silent for %s", opt.Silence)
+				return f.sum, f.silenceError()
 			case ctx.Err() != nil:
 				f.sum.Stop = "cancelled"
 				return f.sum, ctx.Err()
@@ -222,6 +222,15 @@ func follow(ctx context.Context, rd Lines, opt Options, replay bool) (*Summary, 
 			return f.sum, nil
 		}
 	}
+}
+
+// silenceError says that the console went quiet, with its last lines.
+func (f *follower) silenceError() error {
+	msg := fmt.Sprintf("the console was silent for %s: the board hangs, or its console is cut off", f.opt.Silence)
+	if lines := f.trail.last; len(lines) > 0 {
+		msg += "; the last lines were:\n    " + strings.Join(lines, "\n    ")
+	}
+	return errors.New(msg)
 }
 
 type follower struct {

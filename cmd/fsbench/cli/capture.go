@@ -235,7 +235,7 @@ func captureEnd(env *Env, ctx context.Context, res *capture.Result, sum *console
 		fmt.Fprintf(env.Stderr, "fsbench capture: the runner reported its plan complete: %d result(s)\n", len(sum.Results))
 		return ExitOK
 	case sum.Stop == "silence":
-		fmt.Fprintf(env.Stderr, "fsbench capture: %s, before the runner reported its plan complete (%d result(s))\n", err, len(sum.Results))
+		fmt.Fprintf(env.Stderr, "fsbench capture: the runner did not report its plan complete (%d result(s)): %s\n", len(sum.Results), err)
 		return ExitIncomplete
 	case len(sum.Results) > 0 && !errors.Is(err, errQuit):
 		fmt.Fprintf(env.Stderr, "fsbench capture: the capture ended (%s) before the runner reported its plan complete (%d result(s))\n", endReason(ctx, err), len(sum.Results))

@@ -271,7 +271,7 @@ func TestCaptureEndsByItself(t *testing.T) {
 		{"no boot file", "U-Boot 2023.01\r\nScanning virtio 0:1...\r\n=> ", nil, ExitBootFailed, "the bootloader found nothing it could boot"},
 		{"no root filesystem", "[    0.9] VFS: Cannot open root device \"vda9\" or unknown-block(0,0): error -6\r\n", nil, ExitBootFailed,
 			"could not mount the root filesystem"},
-		{"silent", start + frames(boot), []string{"-silence", "2s"}, ExitIncomplete, "silent for 2s, before the runner reported its plan complete (1 result(s))"},
+		{"silent", start + frames(boot), []string{"-silence", "2s"}, ExitIncomplete, "did not report its plan complete (1 result(s)): the console was silent for 2s"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			results := filepath.Join(t.TempDir(), "results.jsonl")

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/fsbench/fsbench/driver/benchboard"
 )
 
 // The CLI is tested as txtar scripts in testdata/script: each runs fsbench
@@ -23,6 +25,8 @@ var updateScripts = flag.Bool("update-scripts", false, "rewrite the expected out
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"fsbench": func() { os.Exit(Run()) },
+		// The power switch of the bench board (TestBoardByHand).
+		benchboard.Command: func() { os.Exit(benchboard.Main(os.Args[1:], os.Stdout, os.Stderr)) },
 	})
 }
 

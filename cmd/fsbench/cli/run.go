@@ -1,9 +1,12 @@
 package cli
 
 import (
+	"bufio"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"runtime"
 	"strings"
 	"sync"
@@ -45,8 +48,8 @@ func runRun(env *Env, args []string) int {
 		return code
 	}
 	job := f.job(env, bs, p, s.Dir, variants, kreq)
-	if *f.target == "board" && len(variants) > 1 && len(job.Board.Flash) == 0 {
-		fmt.Fprintf(env.Stderr, "fsbench run: %d variants need -flash to put each image on the board in turn (or pick one with -variant)\n", len(variants))
+	if *f.target == "board" && len(variants) > 1 && len(job.Board.Flash) == 0 && job.Board.FlashByHand == nil {
+		fmt.Fprintf(env.Stderr, "fsbench run: %d variants need -flash to put each image on the board in turn (a command, or \"manual\" to write it by hand; or pick one with -variant)\n", len(variants))
 		return ExitUsage
 	}
 	return runJob(bs.ctx, env, job, *f.out)
@@ -54,12 +57,12 @@ func runRun(env *Env, args []string) int {
 
 // runFlags are run's flags.
 type runFlags struct {
-	out, variant, target, port, flash, powerCycle *string
-	baud                                          *int
-	rtscts                                        *bool
-	accel, disk, boot, kernel, runner             *string
-	memory, cpus, jobs                            *int
-	timeout                                       *time.Duration
+	out, variant, target, port, flash, powerCycle, powerOff *string
+	baud                                                    *int
+	rtscts                                                  *bool
+	accel, disk, boot, kernel, runner                       *string
+	memory, cpus, jobs                                      *int
+	timeout, silence                                        *time.Duration
 }
 
 func registerRunFlags(fs *flag.FlagSet) *runFlags {
@@ -70,7 +73,8 @@ func registerRunFlags(fs *flag.FlagSet) *runFlags {
 		port:       fs.String("port", "", "board: its console: a serial port (/dev/ttyUSB0) or a console server (rfc2217://HOST:PORT, telnet://HOST:PORT, tcp://HOST:PORT)"),
 		baud:       fs.Int("baud", capture.DefaultBaud, "board: baud rate of -port"),
 		rtscts:     fs.Bool("rtscts", false, "board: hardware flow control on -port"),
-		flash:      fs.String("flash", "", "board: command that writes the image, split at spaces and run without a shell; {image} and {bmap} stand for the files (e.g. \"bmaptool copy --bmap {bmap} {image} /dev/sdX\")"),
+		flash:      fs.String("flash", "", "board: command that writes the image, split at spaces and run without a shell; {image} and {bmap} stand for the files (e.g. \"bmaptool copy --bmap {bmap} {image} /dev/sdX\"); \"manual\": fsbench says which image to write and waits for Enter (docs/boards.md has a recipe for each kind of storage)"),
+		powerOff:   fs.String("power-off", "", "board: command that switches the board off, run before each -flash so that the running image does not write to the storage being flashed"),
 		powerCycle: fs.String("power-cycle", "", "board: command that switches the board off and on, split at spaces and run without a shell (default: power it on by hand)"),
 		accel:      fs.String("accel", "auto", "QEMU accelerator: auto (KVM when a probe boot works), kvm or tcg"),
 		disk:       fs.String("disk", "virtio", "QEMU disk: virtio, nvme or sd (an SD card on an SDHCI controller)"),
@@ -80,6 +84,7 @@ func registerRunFlags(fs *flag.FlagSet) *runFlags {
 		kernel:     fs.String("kernel", "", "QEMU: the Debian kernel to boot, PACKAGE[=VERSION] or =VERSION: linux-image-rt-amd64, linux-image-amd64=6.1.176-1 (apt-cache madison linux-image-amd64 lists the versions; default: the architecture's metapackage at apt's candidate version)"),
 		jobs:       fs.Int("j", 0, "variants run at once (default: one per two CPUs)"),
 		timeout:    fs.Duration("timeout", 0, "longest run of one variant (default: from the plan's step timeouts)"),
+		silence:    fs.Duration("silence", 0, "end a variant whose console stays quiet this long (default: the plan's longest step timeout and 3 minutes)"),
 		runner:     runnerFlag(fs),
 	}
 }
@@ -113,7 +118,7 @@ func (f *runFlags) job(env *Env, bs *buildSetup, p *plan.Plan, specDir string, v
 	}
 	var mu sync.Mutex
 	job := driver.Job{Plan: p, SpecDir: specDir, Variants: variants, OutDir: *f.out, Epoch: bs.epoch,
-		Runner: bs.runner, CacheDir: bs.cache, Parallel: jobs, Log: env.Log, Timeout: *f.timeout,
+		Runner: bs.runner, CacheDir: bs.cache, Parallel: jobs, Log: env.Log, Timeout: *f.timeout, Silence: *f.silence,
 		QEMU: driver.QEMU{Accel: *f.accel, Disk: *f.disk, MemoryMiB: *f.memory, CPUs: *f.cpus, Kernel: kreq, Boot: *f.boot},
 		OnResult: func(variant string, r resultframe.Result) {
 			if r.Status != resultframe.StatusOK && r.Attrs["not_applicable"] == "" {
@@ -124,9 +129,48 @@ func (f *runFlags) job(env *Env, bs *buildSetup, p *plan.Plan, specDir string, v
 		}}
 	if *f.target == "board" {
 		job.Board = &driver.Board{Port: *f.port, Baud: *f.baud, RTSCTS: *f.rtscts,
-			Flash: strings.Fields(*f.flash), PowerCycle: strings.Fields(*f.powerCycle)}
+			Flash: strings.Fields(*f.flash), PowerCycle: strings.Fields(*f.powerCycle), PowerOff: strings.Fields(*f.powerOff)}
+		if *f.flash == "manual" {
+			job.Board.Flash, job.Board.FlashByHand = nil, flashByHand(env)
+		}
 	}
 	return job
+}
+
+// flashByHand says which image to write and waits for the user's Enter
+// on stdin.
+func flashByHand(env *Env) func(ctx context.Context, image, bmap string) error {
+	lines := make(chan error)
+	var once sync.Once
+	read := func() {
+		in := bufio.NewReader(env.Stdin)
+		for {
+			_, err := in.ReadString('\n')
+			if errors.Is(err, io.EOF) {
+				err = errors.New("standard input ended before Enter: nobody could say the image was written")
+			}
+			lines <- err
+			if err != nil {
+				return
+			}
+		}
+	}
+	var ended error
+	return func(ctx context.Context, image, bmap string) error {
+		fmt.Fprintf(env.Stderr, "fsbench run: write %s onto the board's storage now (a card in a reader: bmaptool copy --bmap %s %s /dev/sdX; "+
+			"other ways in docs/boards.md), put it back, then press Enter here\n", image, bmap, image)
+		if ended != nil {
+			return ended
+		}
+		once.Do(func() { go read() })
+		select {
+		case err := <-lines:
+			ended = err
+			return err
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
 }
 
 // runJob runs job and prints the table of its results, then each
