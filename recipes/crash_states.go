@@ -138,11 +138,80 @@ func newCrashStates() *Recipe {
 				Doc:     "Also check the state at each mark the workload sets when it counts data durable (after each fsync).",
 			},
 			{
+				Name: "device",
+				Kind: fields.Enum,
+				Enum: []string{"prefix", "reorder", "torn"},
+				// The kernel's own assumption, and the states of every
+				// campaign before device models.
+				Default: "prefix",
+				Doc: "How the device treats the writes it acknowledged when the power goes. prefix: it persists them in the order " +
+					"they completed (the states are the log's prefixes at the crash points); reorder: a volatile cache persists " +
+					"any subset of the writes no flush made durable yet (every subset that drops up to drop of them, then samples " +
+					"random ones per crash point); torn: one of those writes, or the crash point's own, is torn, a prefix, a suffix " +
+					"or a random subset of its units of tear bytes persisted. Every model includes the prefix states.",
+			},
+			{
+				Name: "flush",
+				Kind: fields.Enum,
+				Enum: []string{"honoured", "ignored"},
+				// Seed 001 slide 6: without barriers the disk reorders
+				// cache-to-disk writes; a card that ignores flushes does
+				// it with barriers too.
+				Default: "honoured",
+				Doc: "honoured: a flush (and a FUA write) makes the writes before it durable; ignored: the device acknowledges " +
+					"flushes and FUA without honouring them, so that everything since its last write-back may be lost or " +
+					"reordered, as with nobarrier on a device with a volatile cache.",
+			},
+			{
+				Name: "writeback",
+				Kind: fields.Int,
+				Min:  fields.Bound(0), Max: fields.Bound(10000000),
+				// Not in the seed: "never" is the worst a lying card does.
+				Default: int64(0),
+				Doc:     "With flush = \"ignored\": the device writes its cache back after every so many writes, which then are durable (0: never).",
+			},
+			{
+				Name: "drop",
+				Kind: fields.Int,
+				Min:  fields.Bound(0), Max: fields.Bound(4),
+				// B3 (CrashMonkey): most crash-consistency bugs need
+				// three operations or fewer; each write dropped is a
+				// choose of the window, so the count grows fast.
+				Default: int64(1),
+				Doc:     "reorder: every subset of a crash point's unflushed writes that drops up to this many of them is a state (0: the prefix states only).",
+			},
+			{
+				Name: "samples",
+				Kind: fields.Int,
+				Min:  fields.Bound(0), Max: fields.Bound(100000),
+				Default: int64(8),
+				Doc: "Random states beyond the enumerated ones: per crash point for reorder (subsets that drop more than drop), " +
+					"per torn write for torn (subsets of its units, for writes of 4 units or more), drawn from seed.",
+			},
+			{
+				Name: "tear",
+				Kind: fields.Size,
+				Min:  fields.Bound(512), Max: fields.Bound(float64(units.MiB)),
+				// The sector: the smallest unit a card writes; a flash
+				// page (4KiB to 16KiB) is the other choice.
+				Default: int64(512),
+				Unit:    "bytes",
+				Doc:     "torn: the unit a torn write keeps or loses whole: the sector (512B) or the flash page; a multiple of 512 bytes.",
+			},
+			{
+				Name: "seed",
+				Kind: fields.Int,
+				Min:  fields.Bound(0), Max: fields.Bound(1 << 40),
+				Default: int64(1),
+				Doc:     "Seed of the random states and of the budget's choice, reported with the results: the same log and seed give the same states.",
+			},
+			{
 				Name: "max_states",
 				Kind: fields.Int,
 				Min:  fields.Bound(1), Max: fields.Bound(10000000),
 				Default: int64(10000),
-				Doc:     "Most states checked per campaign; beyond it states are taken evenly spread and the rest counted as skipped.",
+				Doc: "Most states checked per campaign; beyond it the prefix states are kept (evenly spread when even they are too many) " +
+					"and the model's others chosen at random from seed; the rule is in the result's sampling, the rest counted as skipped.",
 			},
 			{
 				Name: "max_time",
@@ -208,6 +277,7 @@ func newCrashStates() *Recipe {
 		},
 		Check:      checkCrashStates,
 		Partitions: crashLogSpace,
+		Estimate:   crashEstimate,
 	}
 }
 
@@ -236,6 +306,15 @@ func checkCrashStates(p Params) []Problem {
 				break
 			}
 		}
+	}
+	device, _ := stringParam(p, "device")
+	if flush, _ := stringParam(p, "flush"); flush == "ignored" && device == "prefix" {
+		probs = append(probs, Problem{"flush", "Ignored flushes need a device that loses or tears",
+			"flush = \"ignored\" shows only in the writes such a device loses or tears: with device = \"prefix\" the states are those of an honest device; use device = \"reorder\" or \"torn\"."})
+	}
+	if tear, ok := intParam(p, "tear"); ok && tear%512 != 0 {
+		probs = append(probs, Problem{"tear", "Tear unit not a multiple of the sector",
+			fmt.Sprintf("tear is %d bytes; the write log counts 512-byte sectors, so a torn write keeps or loses whole multiples of 512 bytes.", tear)})
 	}
 	maxTime, ok1 := durationParam(p, "max_time")
 	timeout, ok2 := durationParam(p, "timeout")

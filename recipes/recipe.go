@@ -110,6 +110,11 @@ type Recipe struct {
 	// passes the partition `on` names as placed (its size and
 	// filesystem). nil when the recipe names no such partition.
 	Partitions func(p Params, field string, on Placed) (need int64, why string)
+	// Estimate says, for one case's values, how much the case will do,
+	// where that is not plain from its values (crash_states: how many
+	// states its device model gives, and what its budget checks); plan
+	// prints it under the case. nil when there is nothing to say.
+	Estimate func(p Params) string
 	// Reboots means the test reboots the target (boot_time, power_loss):
 	// the runner must keep its progress across boots.
 	Reboots bool

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -29,6 +30,7 @@ func (c *crashCampaign) replay(ctx context.Context, sc *crashScratch) (*step.Out
 	fsck, drop := e.P.Bool("fsck"), e.P.Bool("drop_synced_write")
 	interruptAfter := int(e.P.Int("interrupt_after"))
 	replayOn, parallel := e.P.String("replay_on"), int(e.P.Int("parallel"))
+	dev := deviceModel(e.P)
 	if e.P.Err != nil {
 		return nil, e.P.Err
 	}
@@ -38,8 +40,8 @@ func (c *crashCampaign) replay(ctx context.Context, sc *crashScratch) (*step.Out
 	}
 	defer f.Close()
 	points.From = fsAt + 1
-	all := l.States(points)
-	chosen := spread(all, maxStates)
+	space := l.Space(points, dev)
+	chosen, rule := space.Choose(maxStates)
 	done, err := readStateResults(crashResultsPath(e))
 	if err != nil {
 		return nil, err
@@ -90,7 +92,7 @@ func (c *crashCampaign) replay(ctx context.Context, sc *crashScratch) (*step.Out
 	if err := c.replayAll(l); err != nil {
 		return nil, err
 	}
-	return c.outcome(sc, all, chosen, done, replayTime), nil
+	return c.outcome(sc, space, chosen, rule, done, replayTime), nil
 }
 
 // verifiedLog opens the recorded log, checks that it is the one the
@@ -188,7 +190,7 @@ func (run *replayRun) work(ctx context.Context, w *stateWorker, i, n int) error 
 			return err
 		}
 		run.mu.Lock()
-		_, done := run.done[st.Applied]
+		_, done := run.done[st.N]
 		stop := run.interrupt || run.elapsed() > run.maxTime
 		run.mu.Unlock()
 		if stop {
@@ -208,7 +210,7 @@ func (run *replayRun) work(ctx context.Context, w *stateWorker, i, n int) error 
 			return err
 		}
 		r.Times = clock.times
-		r.Entry = w.log.Entries[st.Applied-1].String()
+		r.Entry = w.log.Entries[st.Marks()-1].String()
 		r.Seconds = time.Since(t0).Seconds()
 		if err := run.record(r); err != nil {
 			return err
@@ -223,7 +225,7 @@ func (run *replayRun) record(r stateResult) error {
 	run.mu.Lock()
 	defer run.mu.Unlock()
 	r.At = run.elapsed()
-	run.done[r.Applied] = r
+	run.done[r.N] = r
 	if err := run.results.add(r); err != nil {
 		return err
 	}
@@ -391,6 +393,42 @@ func (w *stateWorker) advance(applied int) error {
 	return nil
 }
 
+// durablesAt is what the workload had been promised at the state's
+// crash: the marks before it. A state beyond its prefix crashed after
+// entries it does not hold all of; its marks are read afresh.
+func (w *stateWorker) durablesAt(st logwrites.State) (*durables, error) {
+	if st.Beyond == nil {
+		return w.dur, nil
+	}
+	d := newDurables()
+	for _, en := range w.log.Entries[:st.Beyond.At] {
+		if en.IsMark() {
+			if err := d.add(en.Mark); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return d, nil
+}
+
+// beyond writes what a model's state holds beyond its prefix into the
+// snapshot, before the mount: the snapshot store takes it, and the
+// replay stays at the prefix for the next state.
+func (w *stateWorker) beyond(st logwrites.State, node string) error {
+	if st.Beyond == nil {
+		return nil
+	}
+	f, err := os.OpenFile(node, os.O_RDWR, 0)
+	if err != nil {
+		return err
+	}
+	err = w.rp.Beyond(st, f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
 func (w *stateWorker) close() {
 	w.e.Cleanup()
 	(&devmapper.Device{Name: w.snapName}).Remove()
@@ -401,25 +439,20 @@ func (w *stateWorker) close() {
 	}
 }
 
-// spread takes up to n of the states, evenly spaced, the last included.
-func spread(all []logwrites.State, n int) []logwrites.State {
-	if len(all) <= n {
-		return all
-	}
-	out := make([]logwrites.State, 0, n)
-	for i := 1; i <= n; i++ {
-		out = append(out, all[(i*len(all))/n-1])
-	}
-	return out
-}
-
 // checkState mounts a snapshot of the replayed device read-write, as a
 // rebooted board would (the journal replays into the snapshot store),
 // checks the workload's files, unmounts, runs the checker, and drops the
 // snapshot.
 func (w *stateWorker) checkState(ctx context.Context, st logwrites.State, fsck bool, clock *phaseClock) (stateResult, error) {
 	e := w.e
-	r := stateResult{Applied: st.Applied, Point: st.Point, LastOp: w.dur.last}
+	dur, err := w.durablesAt(st)
+	if err != nil {
+		return stateResult{}, err
+	}
+	r := stateResult{N: st.N, Applied: st.Applied, Point: st.Point, LastOp: dur.last}
+	if st.Beyond != nil {
+		r.Model = st.Beyond.String()
+	}
 	snap, err := devmapper.Create(w.snapName, crashNodeDir, []devmapper.Target{w.snapshot})
 	if err != nil {
 		return r, err
@@ -429,6 +462,9 @@ func (w *stateWorker) checkState(ctx context.Context, st logwrites.State, fsck b
 		clock.lap(phaseDrop)
 	}()
 	if err := kernelNamed(snap); err != nil {
+		return r, err
+	}
+	if err := w.beyond(st, snap.Node); err != nil {
 		return r, err
 	}
 	sp := w.part
@@ -448,7 +484,7 @@ func (w *stateWorker) checkState(ctx context.Context, st logwrites.State, fsck b
 	clock.lap(phaseMount)
 	rep := &DataReport{Class: DataLostSynced}
 	if mnt != "" {
-		rep, err = w.c.work.check(e.WorkDirIn(mnt), w.dur)
+		rep, err = w.c.work.check(e.WorkDirIn(mnt), dur)
 		if err != nil {
 			return r, err
 		}
@@ -477,9 +513,9 @@ func (w *stateWorker) checkState(ctx context.Context, st logwrites.State, fsck b
 		return r, nil
 	}
 	// "<allocated>/<total> <metadata>", in sectors.
-	var used, total, meta int64
-	if n, _ := fmt.Sscanf(status, "%d/%d %d", &used, &total, &meta); n >= 2 {
-		r.Snapshot = used * 512
+	if used, _, ok := strings.Cut(status, "/"); ok {
+		n, _ := strconv.ParseInt(used, 10, 64)
+		r.Snapshot = n * 512
 	}
 	r.Consistency, r.Data = in.Class, rep.Class
 	if !r.good() {

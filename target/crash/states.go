@@ -54,14 +54,19 @@ type crashScratch struct {
 	// boot had checked, and Reused those states.
 	Resumed int `json:"resumed,omitempty"`
 	Reused  int `json:"reused,omitempty"`
+	// SharedFrom names the case whose recording this campaign checks
+	// under its own device model.
+	SharedFrom string `json:"shared_from,omitempty"`
 }
 
 // stateResult is one checked state, one line of the campaign's results
 // file in the state directory: appended and synced as each state is
 // done, so that a campaign cut short resumes after its last state.
 type stateResult struct {
+	N           int     `json:"n"` // the state's number in the model's enumeration
 	Applied     int     `json:"applied"`
 	Point       string  `json:"point"`
+	Model       string  `json:"model,omitempty"` // what the device model did beyond the prefix
 	Consistency string  `json:"consistency,omitempty"`
 	Data        string  `json:"data,omitempty"`
 	Skipped     string  `json:"skipped,omitempty"` // why the state has no verdict
@@ -185,9 +190,14 @@ func States(ctx context.Context, e *step.Env, iter int) (*step.Outcome, error) {
 	if sc.Iter != iter || sc.Digest == "" {
 		sc = crashScratch{Iter: iter, Salt: fmt.Sprintf("%s/%s/%d/%s", e.Step.Test, e.Step.Case, iter, e.BootID)}
 		os.Remove(crashResultsPath(e))
-		work.pat = workload.Pattern{Salt: sc.Salt}
-		if err := c.record(ctx, &sc); err != nil {
-			return nil, err
+		if !c.adopt(&sc, iter) {
+			work.pat = workload.Pattern{Salt: sc.Salt}
+			if err := c.record(ctx, &sc); err != nil {
+				return nil, err
+			}
+			if err := c.share(&sc); err != nil {
+				return nil, err
+			}
 		}
 		if err := e.SetScratch(sc); err != nil {
 			return nil, err
@@ -280,7 +290,7 @@ func (c *crashCampaign) record(ctx context.Context, sc *crashScratch) error {
 	}
 	if werr == nil {
 		e.Logf("%s: recording %d %s operations through dm-log-writes", e.Step.ID(), c.work.ops, c.work.kind)
-		werr = c.work.run(ctx, work, mark)
+		werr = c.runOrdered(ctx, work, lw.Node, mark)
 	}
 	if err := linux.UnmountWithin(dir, 2*time.Minute); err != nil {
 		return err
@@ -311,6 +321,17 @@ func (c *crashCampaign) record(ctx context.Context, sc *crashScratch) error {
 	sc.RecordTime = time.Since(start).Seconds()
 	e.Logf("%s: recorded %d log entries (%d MiB) in %.1fs", e.Step.ID(), sc.Entries, sc.LogBytes>>20, sc.RecordTime)
 	return nil
+}
+
+// runOrdered runs the workload with its marks ordered by the recorder's
+// flushes.
+func (c *crashCampaign) runOrdered(ctx context.Context, dir, node string, mark marker) error {
+	ordered, closeDev, err := orderedMarks(node, mark)
+	if err != nil {
+		return err
+	}
+	defer closeDev()
+	return c.work.run(ctx, dir, ordered)
 }
 
 // logWrites puts a dm-log-writes device over the partition that logs to
@@ -457,73 +478,86 @@ func (c *crashCampaign) syncedWrite(l *logwrites.Log) (int, error) {
 	return 0, fmt.Errorf("negative control: no write before %s was durable holds its first block", name)
 }
 
-// outcome counts the campaign's states in their classes.
-func (c *crashCampaign) outcome(sc *crashScratch, all, chosen []logwrites.State, done map[int]stateResult, replayTime float64) *step.Outcome {
-	out := &step.Outcome{}
-	cons, data := map[string]int{}, map[string]int{}
-	checked := 0
-	var snapshot int64
-	var skipped []string
-	var firstBad *stateResult
-	phases := make([]float64, len(statePhases))
+// tally is what the checked states of a campaign add up to.
+type tally struct {
+	cons, data map[string]int
+	checked    int
+	snapshot   int64
+	skipped    []string
+	firstBad   *stateResult
+	phases     []float64
+}
+
+func tallyStates(chosen []logwrites.State, done map[int]stateResult) *tally {
+	t := &tally{cons: map[string]int{}, data: map[string]int{}, phases: make([]float64, len(statePhases))}
 	for _, st := range chosen {
-		r, ok := done[st.Applied]
+		r, ok := done[st.N]
 		switch {
 		case !ok:
-			skipped = append(skipped, fmt.Sprint(st.Applied))
+			t.skipped = append(t.skipped, fmt.Sprint(st.Applied))
 		case r.Skipped != "":
-			skipped = append(skipped, fmt.Sprintf("%d (%s)", st.Applied, r.Skipped))
+			t.skipped = append(t.skipped, fmt.Sprintf("%d (%s)", st.Applied, r.Skipped))
 		default:
-			checked++
-			for i, t := range r.Times {
-				if i < len(phases) {
-					phases[i] += t
+			t.checked++
+			for i, x := range r.Times {
+				if i < len(t.phases) {
+					t.phases[i] += x
 				}
 			}
-			snapshot = max(snapshot, r.Snapshot)
-			cons[r.Consistency]++
-			data[r.Data]++
-			if !r.good() && firstBad == nil {
-				firstBad = &r
+			t.snapshot = max(t.snapshot, r.Snapshot)
+			t.cons[r.Consistency]++
+			t.data[r.Data]++
+			if !r.good() && t.firstBad == nil {
+				t.firstBad = &r
 			}
 		}
 	}
+	return t
+}
+
+// outcome counts the campaign's states in their classes.
+func (c *crashCampaign) outcome(sc *crashScratch, space *logwrites.Space, chosen []logwrites.State, rule string, done map[int]stateResult, replayTime float64) *step.Outcome {
+	out := &step.Outcome{}
+	t := tallyStates(chosen, done)
 	for _, class := range []string{ConsClean, ConsAutoFix, ConsErrors, ConsFsck, ConsFatal} {
-		out.Metric("consistency."+class, float64(cons[class]), "states")
+		out.Metric("consistency."+class, float64(t.cons[class]), "states")
 	}
 	for _, class := range []string{DataIntact, DataLostUnsynced, DataLostSynced, DataCorrupt} {
-		out.Metric("data."+class, float64(data[class]), "states")
+		out.Metric("data."+class, float64(t.data[class]), "states")
 	}
-	out.Metric("states", float64(len(all)), "")
-	out.Metric("states_checked", float64(checked), "")
-	out.Metric("states_skipped", float64(len(all)-checked), "")
+	out.Metric("states", float64(space.Total), "")
+	out.Metric("states_possible", space.Possible, "")
+	out.Metric("states_checked", float64(t.checked), "")
+	out.Metric("states_skipped", float64(space.Total-int64(t.checked)), "")
 	out.Metric("log_entries", float64(sc.Entries), "")
 	out.Metric("log_bytes", float64(sc.LogBytes), "bytes")
 	out.Metric("record_time", sc.RecordTime, "s")
 	out.Metric("replay_time", replayTime, "s")
 	if replayTime > 0 {
-		out.Metric("states_per_minute", float64(checked)/replayTime*60, "states/min")
+		out.Metric("states_per_minute", float64(t.checked)/replayTime*60, "states/min")
 	}
-	out.Metric("snapshot_used_max", float64(snapshot), "bytes")
-	if checked > 0 {
-		out.Attr("state_time", phaseShares(phases, checked))
+	out.Metric("snapshot_used_max", float64(t.snapshot), "bytes")
+	if t.checked > 0 {
+		out.Attr("state_time", phaseShares(t.phases, t.checked))
 	}
 	out.Metric("resumed", float64(sc.Resumed), "")
 	out.Metric("states_reused", float64(sc.Reused), "")
-	if n := len(all) - len(chosen); n > 0 {
-		out.Attr("states_not_chosen", fmt.Sprintf("%d states beyond max_states", n))
+	out.Attr("device", space.Device.String())
+	out.Attr("sampling", rule)
+	if sc.SharedFrom != "" {
+		out.Attr("recording", "shared with "+sc.SharedFrom)
 	}
-	if len(skipped) > 0 {
-		out.Attr("skipped_states", clipList(skipped, 20))
+	if len(t.skipped) > 0 {
+		out.Attr("skipped_states", clipList(t.skipped, 20))
 	}
 	out.Attr("workload", c.work.kind)
 	out.Attr("replay_on", c.replayOn)
-	if firstBad != nil {
-		out.Attr("first_bad_state", fmt.Sprint(firstBad.Applied))
-		out.Attr("first_bad_entry", firstBad.Entry)
-		out.Attr("first_bad_class", firstBad.Consistency+"/"+firstBad.Data)
-		for k, v := range map[string]string{"first_bad_last_op": firstBad.LastOp, "first_bad_mount": firstBad.Mount,
-			"first_bad_checker": firstBad.Checker, "first_bad_data": firstBad.Problems} {
+	if r := t.firstBad; r != nil {
+		out.Attr("first_bad_state", fmt.Sprint(r.Applied))
+		out.Attr("first_bad_entry", r.Entry)
+		out.Attr("first_bad_class", r.Consistency+"/"+r.Data)
+		for k, v := range map[string]string{"first_bad_last_op": r.LastOp, "first_bad_mount": r.Mount,
+			"first_bad_checker": r.Checker, "first_bad_data": r.Problems, "first_bad_model": r.Model} {
 			if v != "" {
 				out.Attr(k, v)
 			}
@@ -535,7 +569,7 @@ func (c *crashCampaign) outcome(sc *crashScratch, all, chosen []logwrites.State,
 			bad++
 		}
 	}
-	c.e.Logf("%s: %d states, %d checked, %d of them not good", c.e.Step.ID(), len(all), checked, bad)
+	c.e.Logf("%s: %d states, %d checked, %d of them not good", c.e.Step.ID(), space.Total, t.checked, bad)
 	return out
 }
 
@@ -608,8 +642,8 @@ func readStateResults(path string) (map[int]stateResult, error) {
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	for sc.Scan() {
 		var r stateResult
-		if json.Unmarshal(sc.Bytes(), &r) == nil && r.Applied > 0 {
-			out[r.Applied] = r
+		if json.Unmarshal(sc.Bytes(), &r) == nil && r.N > 0 {
+			out[r.N] = r
 		}
 	}
 	return out, sc.Err()

@@ -158,20 +158,6 @@ func TestDurablesRefuseBadMarks(t *testing.T) {
 	}
 }
 
-func TestSpreadKeepsTheLast(t *testing.T) {
-	var all []logwrites.State
-	for i := 1; i <= 10; i++ {
-		all = append(all, logwrites.State{Applied: i * 3})
-	}
-	got := spread(all, 4)
-	if len(got) != 4 || got[3].Applied != 30 || got[0].Applied >= got[1].Applied {
-		t.Errorf("spread %v", got)
-	}
-	if len(spread(all, 20)) != 10 {
-		t.Error("spread dropped states under the cap")
-	}
-}
-
 // A results file cut in the middle of a line gives the states before it.
 func TestStateResultsResume(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "r.jsonl")
@@ -180,19 +166,19 @@ func TestStateResultsResume(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := 1; i <= 3; i++ {
-		if err := s.add(stateResult{Applied: i * 10, Consistency: ConsClean, Data: DataIntact}); err != nil {
+		if err := s.add(stateResult{N: i, Applied: i * 10, Consistency: ConsClean, Data: DataIntact}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	s.Close()
 	f, _ := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
-	f.WriteString(`{"applied":40,"consis`)
+	f.WriteString(`{"n":4,"applied":40,"consis`)
 	f.Close()
 	got, err := readStateResults(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 3 || got[30].Consistency != ConsClean {
+	if len(got) != 3 || got[3].Consistency != ConsClean || got[3].Applied != 30 {
 		t.Errorf("resumed %v", got)
 	}
 }

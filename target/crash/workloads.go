@@ -60,7 +60,7 @@ func newDurables() *durables {
 // add reads one mark; marks not of the workload are ignored.
 func (d *durables) add(mark string) error {
 	rest, ok := strings.CutPrefix(mark, markPrefix)
-	if !ok || mark == logwrites.FSMark {
+	if !ok || mark == logwrites.FSMark || mark == logwrites.OrderMark {
 		return nil
 	}
 	d.last = mark

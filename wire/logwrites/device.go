@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sort"
 	"strconv"
 )
 
@@ -65,12 +66,13 @@ type Beyond struct {
 	Model string
 	// At is the crash's place in the log: the marks of the entries
 	// before it are what the workload had been promised.
-	At   int
-	Upto int
-	Drop []int
-	Torn int
-	Keep []uint64 // a bit per unit, from the write's first
-	Unit int64    // the unit's bytes
+	At    int
+	Upto  int
+	Drop  []int
+	Torn  int
+	Keep  []uint64 // a bit per unit, from the write's first
+	Unit  int64    // the unit's bytes
+	Units int      // the torn write's units
 }
 
 // Space is the states a device model gives a log: the prefix states at
@@ -131,8 +133,7 @@ func (l *Log) Space(p Points, d Device) *Space {
 			// are durable: a state that lost one of them lacks it too.
 			g.end = at
 		}
-		g.lo, _ = slices.BinarySearch(s.vol, g.w)
-		g.hi, _ = slices.BinarySearch(s.vol, g.end)
+		g.lo, g.hi = sort.SearchInts(s.vol, g.w), sort.SearchInts(s.vol, g.end)
 		if d.Model == ModelReorder {
 			s.reorderGroup(&g)
 		} else {
@@ -151,8 +152,10 @@ func (l *Log) Space(p Points, d Device) *Space {
 func (l *Log) durableAt(from int, d Device) []int {
 	out := make([]int, len(l.Entries))
 	w, writes := from, 0
+	var o orderingFlush
 	for i, e := range l.Entries {
 		out[i] = w
+		ordering := o.is(e)
 		switch {
 		case i < from:
 			out[i] = i + 1
@@ -160,7 +163,7 @@ func (l *Log) durableAt(from int, d Device) []int {
 			if writes++; d.Writeback > 0 && writes%d.Writeback == 0 {
 				w = i + 1
 			}
-		case !d.IgnoreFlush && e.Flush() && !l.ordering(i):
+		case !d.IgnoreFlush && e.Flush() && !ordering:
 			w = i
 			if e.FUA() || !e.HasData() {
 				w = i + 1
@@ -170,21 +173,17 @@ func (l *Log) durableAt(from int, d Device) []int {
 	return out
 }
 
-// ordering reports whether entry i is the recorder's flush: the first
-// flush without data after an OrderMark.
-func (l *Log) ordering(i int) bool {
-	e := l.Entries[i]
-	if !e.Flush() || e.HasData() {
-		return false
-	}
-	for j := i - 1; j >= 0; j-- {
-		p := l.Entries[j]
-		switch {
-		case p.IsMark() && p.Mark == OrderMark:
-			return true
-		case p.Flush() && !p.HasData(), p.IsMark():
-			return false
-		}
+// orderingFlush tells, entry by entry in log order, whether it is the
+// recorder's flush: the first flush without data after an OrderMark.
+type orderingFlush struct{ pending bool }
+
+func (o *orderingFlush) is(e Entry) bool {
+	switch {
+	case e.IsMark():
+		o.pending = e.Mark == OrderMark
+	case e.Flush() && !e.HasData() && o.pending:
+		o.pending = false
+		return true
 	}
 	return false
 }
@@ -229,13 +228,14 @@ func (s *Space) units(t int) int {
 	return int((b + s.Device.Tear - 1) / s.Device.Tear)
 }
 
-// tornCount is how many tears of a write of u units are enumerated.
+// tornCount is how many tears of a write of u units are enumerated:
+// its prefixes and suffixes, and with 4 units or more, samples.
 func tornCount(u, samples int) int64 {
-	if u < 2 {
+	switch {
+	case u < 2:
 		return 0
-	}
-	if all := math.Exp2(float64(u)) - 2; all <= float64(2*(u-1)+samples) {
-		return int64(all)
+	case u < 4:
+		return int64(2 * (u - 1))
 	}
 	return int64(2*(u-1) + samples)
 }
@@ -246,15 +246,7 @@ func (s *Space) State(n int64) State {
 	if i < int64(len(s.Prefix)) {
 		return s.Prefix[i]
 	}
-	k, _ := slices.BinarySearchFunc(s.groups, i, func(g group, i int64) int {
-		switch {
-		case g.first+g.count <= i:
-			return -1
-		case g.first > i:
-			return 1
-		}
-		return 0
-	})
+	k := sort.Search(len(s.groups), func(k int) bool { return s.groups[k].first+s.groups[k].count > i })
 	g := &s.groups[k]
 	r := i - g.first
 	b := &Beyond{Model: s.Device.Model, At: g.at + 1, Upto: g.end, Torn: -1}
@@ -264,13 +256,13 @@ func (s *Space) State(n int64) State {
 		b.Drop = s.dropped(g, r, rng)
 		return st
 	}
-	j, _ := slices.BinarySearch(g.tornFirst, r+1)
-	j--
+	j := sort.Search(len(g.tornFirst), func(j int) bool { return g.tornFirst[j] > r }) - 1
 	b.Torn = g.torn[j]
 	b.Upto = max(g.end, b.Torn+1)
 	b.Unit = s.Device.Tear
 	u := s.units(b.Torn)
-	b.Keep = tear(u, r-g.tornFirst[j], tornCount(u, s.Device.Samples) == int64(math.Exp2(float64(u)))-2, rng)
+	b.Units = u
+	b.Keep = tear(u, r-g.tornFirst[j], rng)
 	return st
 }
 
@@ -313,9 +305,8 @@ func unrank(v []int, j int, r int64) []int {
 }
 
 // tear is the q-th tear of a write of u units: a prefix of 1 to u-1
-// units, a suffix of 1 to u-1, then random subsets, or with every, the
-// other subsets in order (a write of few units).
-func tear(u int, q int64, every bool, rng *rand.Rand) []uint64 {
+// units, a suffix of 1 to u-1, then random subsets.
+func tear(u int, q int64, rng *rand.Rand) []uint64 {
 	keep := make([]uint64, (u+63)/64)
 	set := func(from, to int) {
 		for i := from; i < to; i++ {
@@ -327,16 +318,6 @@ func tear(u int, q int64, every bool, rng *rand.Rand) []uint64 {
 		set(0, int(q)+1)
 	case q < int64(2*(u-1)):
 		set(u-int(q-int64(u-1))-1, u)
-	case every:
-		for m, k := uint64(1), q-int64(2*(u-1)); ; m++ {
-			if !contiguousEnd(m, u) {
-				if k == 0 {
-					keep[0] = m
-					break
-				}
-				k--
-			}
-		}
 	default:
 		for i := range u {
 			if rng.IntN(2) == 1 {
@@ -348,13 +329,6 @@ func tear(u int, q int64, every bool, rng *rand.Rand) []uint64 {
 		}
 	}
 	return keep
-}
-
-// contiguousEnd reports whether m is a prefix or a suffix of u bits
-// (empty and whole included).
-func contiguousEnd(m uint64, u int) bool {
-	all := uint64(1)<<u - 1
-	return m&(m+1) == 0 || (all&^m)&((all&^m)+1) == 0
 }
 
 func popcount(k []uint64) int {
@@ -424,13 +398,59 @@ func (s *Space) ordered(k int64, pick map[int64]bool) []State {
 	for i := range pick {
 		out = append(out, s.State(p+i+1))
 	}
-	slices.SortFunc(out, func(a, b State) int {
-		if a.Applied != b.Applied {
-			return a.Applied - b.Applied
-		}
-		return a.N - b.N
+	sort.Slice(out, func(i, j int) bool {
+		return out[i].Applied < out[j].Applied || (out[i].Applied == out[j].Applied && out[i].N < out[j].N)
 	})
 	return out
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// String says what the state holds beyond its prefix: "reorder: lost
+// #412 #420" or "torn: #412 kept 1110 (units of 512 bytes)"; bit i is unit i.
+func (b *Beyond) String() string {
+	if b == nil {
+		return ModelPrefix
+	}
+	s := b.Model + ":"
+	if b.Torn < 0 {
+		s += " lost"
+		for _, i := range b.Drop {
+			s += " #" + itoa(i)
+		}
+		return s
+	}
+	mask := make([]byte, b.Units)
+	for u := range mask {
+		mask[u] = '0' + byte(b.Keep[u/64]>>(u%64)&1)
+	}
+	return s + " #" + itoa(b.Torn) + " kept " + string(mask) + " (units of " + itoa(int(b.Unit)) + " bytes)"
+}
+
+// String names the model with its settings.
+func (d Device) String() string {
+	if d.Model != ModelReorder && d.Model != ModelTorn {
+		return ModelPrefix
+	}
+	s := d.Model
+	if d.Model == ModelReorder {
+		s += ", every subset dropping up to " + itoa(d.Drop) + " unflushed writes"
+	} else {
+		s += " in units of " + itoa(int(d.Tear)) + " bytes"
+	}
+	s += ", " + itoa(d.Samples) + " random beyond per "
+	if d.Model == ModelReorder {
+		s += "crash point"
+	} else {
+		s += "write"
+	}
+	if d.IgnoreFlush {
+		s += ", flushes ignored, write-back "
+		if d.Writeback > 0 {
+			s += "every " + itoa(d.Writeback) + " writes"
+		} else {
+			s += "never"
+		}
+	}
+	return s + ", seed " + itoa(int(d.Seed))
+}

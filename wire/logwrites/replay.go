@@ -44,7 +44,9 @@ type Points struct {
 func (l *Log) States(p Points) []State {
 	var out []State
 	writes := 0
+	var o orderingFlush
 	for _, e := range l.Entries {
+		ordering := o.is(e)
 		if e.Index < p.From {
 			continue
 		}
@@ -53,7 +55,7 @@ func (l *Log) States(p Points) []State {
 			writes++
 		}
 		switch {
-		case e.IsMark() && (e.Mark == EndMark || e.Mark == OrderMark), l.ordering(e.Index):
+		case e.IsMark() && (e.Mark == EndMark || e.Mark == OrderMark), ordering:
 			// The teardown's mark: the state before it is the last
 			// write's, already there when that was a point. The
 			// recorder's flush, and its mark, are none of the

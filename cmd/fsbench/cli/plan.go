@@ -280,6 +280,7 @@ func writeTests(w io.Writer, v *plan.Variant) {
 			cases = append(cases, c.Name)
 		}
 		writeWrapped(w, "    cases:  ", cases)
+		writeEstimates(w, t)
 		if st := t.Settle; st != nil {
 			fmt.Fprintf(w, "    settle: each case until the 95%% interval of the mean of %s is within ±%s%%, %d to %d iterations\n",
 				strings.Join(st.Metrics, ", "), strconv.FormatFloat(100*st.CI, 'g', -1, 64), st.Min, st.Max)
@@ -293,6 +294,20 @@ func writeTests(w io.Writer, v *plan.Variant) {
 		total += d
 	}
 	fmt.Fprintf(w, "  worst case: %d iterations, %s if each takes its whole timeout\n", iters, total.Round(time.Second))
+}
+
+// writeEstimates writes what each case's recipe estimates of it (a
+// crash_states model's count of states).
+func writeEstimates(w io.Writer, t plan.Test) {
+	rec, ok := recipes.Lookup(t.Recipe)
+	if !ok || rec.Estimate == nil {
+		return
+	}
+	for _, c := range t.Cases {
+		if e := rec.Estimate(c.Params); e != "" {
+			fmt.Fprintf(w, "    %s: %s\n", c.Name, e)
+		}
+	}
 }
 
 // worstCase is the most iterations a test runs, over all its cases, and
