@@ -23,7 +23,7 @@ func newBootTime() *Recipe {
 			Headline: []Headline{{"host_boot", "boot (serial)", "s", 1}, {"target_boot", "boot (kernel log)", "s", 1}},
 			// The runner decides alone, on the boot time it measures itself.
 			Settle: []string{"target_boot"}, More: []string{"kernel_to_root", "kernel_to_ready"},
-			Criteria: []Criterion{{Name: "boot time", Metrics: []string{"host_boot", "target_boot"}}},
+			Criteria: []Criterion{{Name: "boot time", Metrics: []string{"host_boot", "target_boot"}, Weight: 2}},
 			Charts: []Chart{
 				{Kind: Bars, Slug: "boot-time-{test}", Title: "Boot time {test}: root mount to prompt",
 					Bars: bootBars, CVLabels: true, Across: true},

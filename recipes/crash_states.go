@@ -43,7 +43,7 @@ func newCrashStates() *Recipe {
 			Config: []string{"BLK_DEV_LOOP", "TMPFS"}, Modules: []string{"loop"},
 		}}, CasePrograms: crashPrograms},
 		Report: Report{
-			Criteria: []Criterion{{Name: "crash-state robustness", Outcomes: true}},
+			Criteria: []Criterion{{Name: "crash-state robustness", Outcomes: true, Weight: 3, Share: "data"}},
 			Outcomes: []Axis{
 				{"consistency", []string{"Clean", "AutoFix", "Errors", "Fsck", "Fatal"}, 2},
 				{"data", dataClasses, 2},

@@ -40,7 +40,7 @@ func newDMFlakey() *Recipe {
 			Config: []string{"MD", "BLK_DEV_DM", "DM_FLAKEY"}, Modules: []string{"dm_flakey"},
 		}}},
 		Report: Report{
-			Criteria: []Criterion{{Name: "fault robustness (dm-flakey)", Outcomes: true}},
+			Criteria: []Criterion{{Name: "fault robustness (dm-flakey)", Outcomes: true, Weight: 2, Share: "data"}},
 			Outcomes: []Axis{
 				// NoFault, last: no I/O met the fault; such an iteration
 				// is counted and shown, and ranked in no verdict.

@@ -32,7 +32,7 @@ func newEndurance() *Recipe {
 		AccountsIO: true,
 		Needs:      Needs{CasePrograms: enduranceTools},
 		Report: Report{
-			Criteria: []Criterion{{Name: "bytes to flash a day", Metrics: []string{"device_bytes_per_day"}}},
+			Criteria: []Criterion{{Name: "lifetime", Metrics: []string{"device_bytes_per_day"}, Lifetime: true, Weight: 2}},
 			Charts: []Chart{{Kind: Bars, Slug: "endurance-{test}", Title: "Endurance {test}: bytes to flash a day",
 				Bars: []Bar{{Metric: "device_bytes_per_day"}}}},
 			More: []string{"workload_bytes_per_day", "flushes_per_day", "write_amplification", "trace_records"},

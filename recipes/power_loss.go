@@ -27,7 +27,7 @@ func newPowerLoss() *Recipe {
 			Config: []string{"WATCHDOG", "WATCHDOG_CORE"}, Watchdog: true,
 		}}},
 		Report: Report{
-			Criteria: []Criterion{{Name: "power-loss robustness", Outcomes: true}},
+			Criteria: []Criterion{{Name: "power-loss robustness", Outcomes: true, Weight: 3, Share: "data"}},
 			Outcomes: []Axis{
 				{"consistency", []string{"Clean", "AutoFix", "Errors", "Fsck", "Fatal"}, 2},
 				{"data", dataClasses, 2},

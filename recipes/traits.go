@@ -92,6 +92,20 @@ type Criterion struct {
 	Metrics  []string
 	Cases    string
 	Outcomes bool
+	// Lifetime ranks the years the report's flash model projects from
+	// the recipe's block trace and the board's rated P/E cycles (higher
+	// is better) instead of Metrics; where no lifetime can be projected,
+	// Metrics are ranked.
+	Lifetime bool
+	// Share names the outcome axis whose share of iterations in its bad
+	// classes the verdict's table shows beside a candidate's place
+	// ("data": synced data lost or corrupt).
+	Share string
+	// Weight is the criterion's weight in the verdict's overall place
+	// when no spec names it (1 when 0): what a team cannot fix in the
+	// field (lost data, worn-out flash) weighs more than what it can
+	// tune or live with.
+	Weight float64
 }
 
 // Headline is one metric of the run summary: the stored metric, the label

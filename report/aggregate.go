@@ -54,6 +54,9 @@ type Problem struct {
 	// NotApplicable: the test cannot apply to this candidate (the plan
 	// knew it), so it was not run; it is no failure.
 	NotApplicable bool
+	// Classified: the result carries its outcome classes (a reliability
+	// iteration that ended Fatal), which count as its outcome.
+	Classified bool
 }
 
 // StatusText is the problem's status as tables show it.
@@ -184,7 +187,7 @@ func (a *aggregator) add(sum *InputSummary, r *resultframe.Result) {
 	a.ord["case"].see(r.Case)
 	a.ord["variant"].see(r.Variant)
 	a.ord["tool"].see(tool)
-	a.t.addOutcomes(a.outcomes, c, r)
+	classified := a.t.addOutcomes(a.outcomes, c, r)
 	if st := r.Attrs["settle"]; st != "" {
 		k := caseKey{c.ID, r.Recipe, r.Name, r.Case, r.Variant}
 		if prev, ok := a.settle[k]; !ok || r.Iteration > prev.iter {
@@ -195,7 +198,7 @@ func (a *aggregator) add(sum *InputSummary, r *resultframe.Result) {
 		sum.count(r.Status)
 		a.t.problems = append(a.t.problems, Problem{Context: c, Source: sum.Path, Recipe: r.Recipe, Test: r.Name,
 			Case: r.Case, Variant: r.Variant, Iteration: r.Iteration, Status: r.Status, Error: r.Error,
-			NotApplicable: r.Status == resultframe.StatusSkipped && r.Attrs["not_applicable"] != ""})
+			NotApplicable: r.Status == resultframe.StatusSkipped && r.Attrs["not_applicable"] != "", Classified: classified})
 		return
 	}
 	sum.OK++
@@ -291,21 +294,23 @@ func addUnique(list *[]string, s string) {
 	}
 }
 
-// addOutcomes counts r's outcome attributes. A result that carries them
-// counts whatever its status: a reliability iteration may end failed
-// because the filesystem did (Fatal), and that is an outcome, not a
-// missing measurement.
-func (t *table) addOutcomes(outcomes map[rowKey]*Outcome, c *Context, r *resultframe.Result) {
+// addOutcomes counts r's outcome attributes, and says whether it had
+// any. A result that carries them counts whatever its status: a
+// reliability iteration may end failed because the filesystem did
+// (Fatal), and that is an outcome, not a missing measurement.
+func (t *table) addOutcomes(outcomes map[rowKey]*Outcome, c *Context, r *resultframe.Result) bool {
 	rec, ok := recipeByName()[r.Recipe]
 	if !ok || len(rec.Report.Outcomes) == 0 || r.Status == resultframe.StatusSkipped {
-		return
+		return false
 	}
+	classified := false
 	for _, ax := range rec.Report.Outcomes {
 		axis := ax.Attr
 		counts, ok := rec.Report.Classes(axis, r)
 		if !ok {
 			continue
 		}
+		classified = true
 		k := rowKey{c.ID, r.Recipe, r.Name, r.Case, r.Variant, "", axis}
 		o := outcomes[k]
 		if o == nil {
@@ -316,6 +321,7 @@ func (t *table) addOutcomes(outcomes map[rowKey]*Outcome, c *Context, r *resultf
 			o.Counts[v] += n
 		}
 	}
+	return classified
 }
 
 func (t *table) sortOutcomes(outcomes map[rowKey]*Outcome, ord map[string]order, ctxIndex map[string]int) {

@@ -398,6 +398,13 @@ func TestSectionsInBothRenderings(t *testing.T) {
 			}
 		}
 	}
+	if rep.Verdict != nil && len(rep.Verdict.Rankings) > 0 {
+		for _, c := range rep.Contexts {
+			if emulatedNote(c) != "" {
+				warns++ // the verdict's note on an emulated target
+			}
+		}
+	}
 	if n := strings.Count(md, "> **Warning:**"); n != warns || warns == 0 {
 		t.Errorf("%d warnings in the summary, %d in the sections", n, warns)
 	}

@@ -83,7 +83,7 @@ func (r *Report) renderVerdict(p page) {
 	}
 	p.open("verdict")
 	p.heading(2, "", "Verdict")
-	p.para(verdictIntro)
+	p.para(v.Intro())
 	for _, c := range r.Contexts {
 		rks, unranked := v.rankingsOf(c)
 		if len(rks) == 0 && len(unranked) == 0 {
@@ -93,10 +93,13 @@ func (r *Report) renderVerdict(p page) {
 			p.heading(3, "", "Context "+c.ID)
 			p.note(c.Line())
 		}
+		if note := emulatedNote(c); note != "" {
+			p.warn(note)
+		}
 		if len(v.Requirements) > 0 {
 			p.para(requirementsLine(v, c))
 		}
-		p.table(v.placesTable(c), "")
+		p.table(v.placesTable(c), v.figuresText(c))
 		var items []item
 		for _, rk := range rks {
 			items = append(items, item{lead: rk.Criterion, text: ", " + rk.Sentence(), detail: rk.Values(), chart: rk.Chart})

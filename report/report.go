@@ -16,8 +16,9 @@ type Options struct {
 	// a comparison section that marks regressions.
 	Baseline []Input
 	// Weights weigh the verdict's criteria by name in the overall place
-	// (1 for each one not named); Requirements are the hard
-	// requirements the verdict checks every candidate against.
+	// (the catalogue's default for each one not named); Requirements
+	// are the hard requirements the verdict checks every candidate
+	// against.
 	Weights      map[string]float64
 	Requirements []Requirement
 }
@@ -75,7 +76,7 @@ func Build(ins []Input, opt Options) *Report {
 		r.Across = across
 		r.Charts = append(r.Charts, cs...)
 	}
-	r.Verdict = buildVerdict(t, opt.Weights, opt.Requirements)
+	r.Verdict = buildVerdict(t, r.models, opt.Weights, opt.Requirements)
 	for _, rk := range r.Verdict.Rankings {
 		rk.Chart = r.chartFor(rk)
 	}

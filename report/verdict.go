@@ -14,11 +14,12 @@ import (
 )
 
 // The verdict answers the study's questions one criterion at a time
-// (sequential bandwidth, boot time, power-loss robustness, ...): in each
-// test case that measures a criterion it ranks the candidates into
-// significance groups, and a summary table gives every candidate's place
-// per criterion, its weighted overall place and whether it meets the
-// spec's requirements.
+// (sequential bandwidth, boot time, lifetime, power-loss robustness, ...):
+// in each test case that measures a criterion it ranks the candidates
+// into significance groups, a candidate whose runs of the case failed
+// last, and a summary table gives every candidate's place per criterion,
+// its weighted overall place and whether it meets the spec's
+// requirements.
 
 // Answer is the report's verdict.
 type Answer struct {
@@ -32,10 +33,18 @@ type Answer struct {
 	Requirements []Requirement
 }
 
-// WeightedCriterion is a criterion with its weight in the overall place.
+// WeightedCriterion is a criterion with its weight in the overall place:
+// the spec's (FromSpec), else the catalogue's default.
 type WeightedCriterion struct {
-	Name   string
-	Weight float64
+	Name     string
+	Weight   float64
+	FromSpec bool
+	// Lifetime and Share say what the summary table shows beside a
+	// candidate's place: the projected years, or the share of outcomes
+	// in the bad classes of the axis Share names (Bad lists them).
+	Lifetime bool
+	Share    string
+	Bad      []string
 }
 
 // Ranking ranks the candidates of one context in one test case, by one
@@ -58,12 +67,28 @@ type Ranking struct {
 	// Unranked are candidates with too few results to rank: fewer than
 	// two iterations.
 	Unranked []string
+	// Aside are candidates the ranking could not include, with the
+	// reason (a lifetime the model could not project).
+	Aside []Failure
+	// Failed are candidates with failed runs in this case: they come
+	// after every group, whatever their other runs measured.
+	Failed []Failure
 	// Chart is the slug of the chart that draws these numbers, "" when
 	// none does.
 	Chart string
 	// entries are the candidates to rank, until group sorts them into
-	// Groups.
+	// Groups with the test p.
 	entries []Entry
+	p       func(a, b Entry) float64
+}
+
+// Failure is a candidate left out of a ranking's groups, and why.
+type Failure struct {
+	Variant string
+	// Failed of Runs runs failed, the first with Error; for a candidate
+	// set aside, Error is the reason.
+	Failed, Runs int
+	Error        string
 }
 
 // Entry is one candidate's value in a ranking: a mean, or for outcomes
@@ -72,7 +97,7 @@ type Entry struct {
 	Variant string
 	Value   float64
 	N       int
-	row     *Row
+	sample  Summary
 	good    int
 }
 
@@ -89,9 +114,14 @@ type Place struct {
 	Context *Context
 	Variant string
 	// Criteria holds, per criterion in Answer.Criteria, the best and the
-	// worst group the candidate was in (1 = the best group); 0 when it
-	// was not ranked there.
+	// worst group the candidate was in (1 = the best group; failed runs
+	// place it after the last group); 0 when it was not ranked there.
 	Best, Worst []int
+	// Failed is, per criterion, whether some of its runs failed;
+	// Figures the years or the share of bad outcomes the table shows
+	// beside the place ("" for none).
+	Failed  []bool
+	Figures []string
 	// Score is the weighted mean of the places per criterion (the mean
 	// of the candidate's group numbers in its rankings); lower is better.
 	Score    float64
@@ -131,8 +161,9 @@ func (q Requirement) String() string {
 func bound(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
 // buildVerdict ranks the candidates of every context by every criterion
-// the results measure.
-func buildVerdict(t *table, weights map[string]float64, reqs []Requirement) *Answer {
+// the results measure; runs are the endurance runs the lifetime sections
+// modelled, and weights the spec's, over the catalogue's defaults.
+func buildVerdict(t *table, runs []*enduranceRun, weights map[string]float64, reqs []Requirement) *Answer {
 	v := &Answer{Requirements: reqs}
 	seen := map[string]bool{}
 	for _, rec := range recipes.All() {
@@ -142,27 +173,48 @@ func buildVerdict(t *table, weights map[string]float64, reqs []Requirement) *Ans
 				re = regexp.MustCompile(cr.Cases)
 			}
 			var rs []*Ranking
-			if cr.Outcomes {
+			switch {
+			case cr.Outcomes:
 				rs = outcomeRankings(t, rec, cr.Name, re)
-			} else {
+			case cr.Lifetime:
+				rs = lifetimeRankings(t, runs, rec.Name, cr, re)
+			default:
 				rs = metricRankings(t, rec.Name, cr, re)
 			}
+			rs = withFailures(t, rec, cr, re, rs)
 			if len(rs) == 0 {
 				continue
+			}
+			for _, rk := range rs {
+				rk.group()
 			}
 			v.Rankings = append(v.Rankings, rs...)
 			if !seen[cr.Name] {
 				seen[cr.Name] = true
-				w, ok := weights[cr.Name]
-				if !ok {
-					w = 1
-				}
-				v.Criteria = append(v.Criteria, WeightedCriterion{cr.Name, w})
+				v.Criteria = append(v.Criteria, weighted(rec, cr, weights))
 			}
 		}
 	}
 	v.places(t, reqs)
 	return v
+}
+
+// weighted is criterion cr of rec with its weight: the spec's, else the
+// catalogue's default (1 when it gives none).
+func weighted(rec *recipes.Recipe, cr recipes.Criterion, weights map[string]float64) WeightedCriterion {
+	wc := WeightedCriterion{Name: cr.Name, Weight: cr.Weight, Lifetime: cr.Lifetime, Share: cr.Share}
+	if wc.Weight == 0 {
+		wc.Weight = 1
+	}
+	if w, ok := weights[cr.Name]; ok {
+		wc.Weight, wc.FromSpec = w, true
+	}
+	for _, ax := range rec.Report.Outcomes {
+		if ax.Attr == cr.Share {
+			wc.Bad = slices.DeleteFunc(slices.Clone(ax.Classes[ax.Good:]), func(c string) bool { return slices.Contains(noFaultClasses, c) })
+		}
+	}
+	return wc
 }
 
 // metricRankings ranks each test case's candidates by each metric of cr.
@@ -195,13 +247,16 @@ func metricRankings(t *table, recipe string, cr recipes.Criterion, cases *regexp
 			continue
 		}
 		f, _ := displayUnit(1, r.Unit)
-		rk.entries = append(rk.entries, Entry{Variant: r.Variant, Value: r.Mean * f, N: r.N, row: r})
+		rk.entries = append(rk.entries, Entry{Variant: r.Variant, Value: r.Mean * f, N: r.N, sample: r.Summary})
 	}
 	for _, rk := range out {
-		rk.group(func(a, b Entry) float64 { return WelchTest(a.row.Summary, b.row.Summary).P })
+		rk.p = welchP
 	}
 	return out
 }
+
+// welchP is Welch's test of two entries' samples.
+func welchP(a, b Entry) float64 { return WelchTest(a.sample, b.sample).P }
 
 // outcomeRankings ranks each test case's candidates by the share of
 // iterations in each axis's good classes.
@@ -242,7 +297,7 @@ func outcomeRankings(t *table, rec *recipes.Recipe, criterion string, cases *reg
 		rk.entries = append(rk.entries, Entry{Variant: o.Variant, Value: 100 * float64(good) / float64(total), N: total, good: good})
 	}
 	for _, rk := range out {
-		rk.group(func(a, b Entry) float64 { return FisherExact(a.good, a.N-a.good, b.good, b.N-b.good) })
+		rk.p = func(a, b Entry) float64 { return FisherExact(a.good, a.N-a.good, b.good, b.N-b.good) }
 	}
 	return out
 }
@@ -252,9 +307,9 @@ func outcomeRankings(t *table, rec *recipes.Recipe, criterion string, cases *reg
 var noFaultClasses = []string{"NoFault"}
 
 // group sorts the ranking's entries best first and merges them into
-// significance groups, p giving the test's p-value.
-func (rk *Ranking) group(p func(a, b Entry) float64) {
-	es := rk.entries
+// significance groups, rk.p giving the test's p-value.
+func (rk *Ranking) group() {
+	es, p := rk.entries, rk.p
 	rk.entries = nil
 	slices.SortStableFunc(es, func(a, b Entry) int {
 		if rk.Better == HigherIsBetter {
@@ -279,6 +334,7 @@ func (rk *Ranking) group(p func(a, b Entry) float64) {
 		rk.Groups = append(rk.Groups, []Entry{e})
 	}
 	slices.Sort(rk.Unranked)
+	slices.SortFunc(rk.Failed, func(a, b Failure) int { return cmp.Compare(a.Variant, b.Variant) })
 }
 
 // Line writes the ranking as "xfs ≈ ext4 > f2fs (-23%, p=0.002)".
@@ -301,11 +357,24 @@ func (rk *Ranking) Line() string {
 		parts = append(parts, s)
 	}
 	line := strings.Join(parts, " ")
-	if len(rk.Unranked) > 0 {
+	add := func(s string) {
 		if line != "" {
 			line += "; "
 		}
-		line += "not ranked (fewer than two results): " + strings.Join(rk.Unranked, ", ")
+		line += s
+	}
+	if len(rk.Unranked) > 0 {
+		add("not ranked (fewer than two results): " + strings.Join(rk.Unranked, ", "))
+	}
+	for _, a := range rk.Aside {
+		add("not ranked: " + a.Variant + " (" + a.Error + ")")
+	}
+	if len(rk.Failed) > 0 {
+		var fs []string
+		for _, f := range rk.Failed {
+			fs = append(fs, f.Variant+" ("+f.reason()+")")
+		}
+		add("failed, so last: " + strings.Join(fs, ", "))
 	}
 	return line
 }
@@ -387,19 +456,33 @@ func (v *Answer) places(t *table, reqs []Requirement) {
 // place is a candidate's groups per criterion in context c, and its
 // weighted score.
 func (v *Answer) place(c *Context, variant string) *Place {
-	p := &Place{Context: c, Variant: variant, Best: make([]int, len(v.Criteria)), Worst: make([]int, len(v.Criteria))}
+	n := len(v.Criteria)
+	p := &Place{Context: c, Variant: variant, Best: make([]int, n), Worst: make([]int, n), Failed: make([]bool, n), Figures: make([]string, n)}
 	var sum, wsum float64
 	for i, cr := range v.Criteria {
 		var pos []int
+		var rks []*Ranking
 		for _, rk := range v.Rankings {
 			if rk.Context != c || rk.Criterion != cr.Name {
 				continue
 			}
+			rks = append(rks, rk)
 			for g, grp := range rk.Groups {
 				if slices.ContainsFunc(grp, func(e Entry) bool { return e.Variant == variant }) {
 					pos = append(pos, g+1)
 				}
 			}
+			// Failed runs rank after every group; where nobody could
+			// be ranked, nobody is first either.
+			if slices.ContainsFunc(rk.Failed, func(f Failure) bool { return f.Variant == variant }) {
+				p.Failed[i] = true
+				if len(rk.Groups) > 0 {
+					pos = append(pos, len(rk.Groups)+1)
+				}
+			}
+		}
+		if !p.Failed[i] {
+			p.Figures[i] = figure(cr, rks, variant)
 		}
 		if len(pos) == 0 {
 			continue
@@ -514,7 +597,7 @@ func (v *Answer) placesTable(c *Context) *Table {
 	t := &Table{Head: []string{"candidate"}}
 	var shown []int // the criteria someone of c was ranked in
 	for i := range v.Criteria {
-		if slices.ContainsFunc(v.Places, func(p *Place) bool { return p.Context == c && p.Best[i] > 0 }) {
+		if slices.ContainsFunc(v.Places, func(p *Place) bool { return p.Context == c && (p.Best[i] > 0 || p.Failed[i]) }) {
 			shown = append(shown, i)
 		}
 	}
@@ -536,7 +619,14 @@ func (v *Answer) placesTable(c *Context) *Table {
 		}
 		row := []string{p.Variant}
 		for _, i := range shown {
-			row = append(row, placeText(p.Best[i], p.Worst[i]))
+			cell := placeText(p.Best[i], p.Worst[i])
+			switch {
+			case p.Failed[i]:
+				cell = "failed"
+			case p.Figures[i] != "":
+				cell += " · " + p.Figures[i]
+			}
+			row = append(row, cell)
 		}
 		overall := "-"
 		if p.HasScore {
@@ -575,7 +665,7 @@ func (v *Answer) rankingsOf(c *Context) (ranked []*Ranking, unranked []string) {
 	for _, rk := range v.Rankings {
 		switch {
 		case rk.Context != c:
-		case len(rk.Groups) > 0:
+		case len(rk.Groups) > 0 || len(rk.Failed) > 0:
 			ranked = append(ranked, rk)
 		default:
 			if _, ok := none[rk.Criterion]; !ok {
@@ -594,16 +684,12 @@ func (v *Answer) rankingsOf(c *Context) (ranked []*Ranking, unranked []string) {
 // Subject names what a ranking compares: "fio seq/read-4MiB-direct,
 // read_bw (MB/s, higher is better)".
 func (rk *Ranking) Subject() string {
-	return rk.Recipe + " " + rk.Test + "/" + rk.Case + ", " + rk.Metric + " (" + rk.Unit + ", " + rk.Better.String() + ")"
+	s := rk.Recipe + " " + rk.Test + "/" + rk.Case
+	if rk.Metric == "" {
+		return s
+	}
+	return s + ", " + rk.Metric + " (" + rk.Unit + ", " + rk.Better.String() + ")"
 }
-
-// verdictIntro introduces the verdict.
-const verdictIntro = "Per criterion, each test case ranks the candidates into significance groups, best first: " +
-	"\"a ≈ b\" means these results cannot tell a from b, \"a > b\" that a is significantly better (Welch's t-test " +
-	"on the means, Fisher's exact test on the shares of good outcomes, 5%), with the difference from the leader of " +
-	"the group before and its p-value. The table gives each candidate's group per criterion (1st = in the best " +
-	"group; a range when its cases differ) and its overall place: the mean group over the criteria, weighted as the " +
-	"spec says (lower is better)."
 
 // requirementsLine names the requirements and the candidates of context
 // c that meet them all.

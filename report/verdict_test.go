@@ -97,9 +97,10 @@ func TestVerdictRequirementExcludesFastest(t *testing.T) {
 	if got, want := rk.Line(), "fast > a ≈ b (-50.0%, p<0.001)"; got != want {
 		t.Errorf("ranking %q, want %q", got, want)
 	}
-	// Overall, bandwidth weighs 3 and boot time 1. Boot: a ≈ b (1.0
-	// against 1.2 s, t = 2.45 on 4 degrees of freedom, p = 0.07) > fast.
-	// fast: (1 * 3 + 2 * 1) / 4 = 1.25; a and b: (2 * 3 + 1 * 1) / 4 = 1.75.
+	// Overall, bandwidth weighs 3 (the spec's) and boot time 2 (the
+	// default). Boot: a ≈ b (1.0 against 1.2 s, t = 2.45 on 4 degrees of
+	// freedom, p = 0.07) > fast. fast: (1 * 3 + 2 * 2) / 5 = 1.4; a and
+	// b: (2 * 3 + 1 * 2) / 5 = 1.6.
 	if got := requirementsLine(rep.Verdict, rep.Contexts[0]); !strings.HasSuffix(got, "Candidates that meet them all, best overall first: a, b.") {
 		t.Errorf("requirements line %q", got)
 	}
@@ -109,12 +110,12 @@ func TestVerdictRequirementExcludesFastest(t *testing.T) {
 			if p.Meets || len(p.Failures) != 1 || p.Failures[0] != "boot under 1.5 s: 2.000 s in rootfs/single" {
 				t.Errorf("fast: meets %v, failures %q", p.Meets, p.Failures)
 			}
-			if p.Score != 1.25 {
-				t.Errorf("fast: score %v, want 1.25", p.Score)
+			if p.Score != 1.4 {
+				t.Errorf("fast: score %v, want 1.4", p.Score)
 			}
 		case "a", "b":
-			if !p.Meets || p.Score != 1.75 {
-				t.Errorf("%s: meets %v (%q), score %v, want 1.75", p.Variant, p.Meets, p.Failures, p.Score)
+			if !p.Meets || p.Score != 1.6 {
+				t.Errorf("%s: meets %v (%q), score %v, want 1.6", p.Variant, p.Meets, p.Failures, p.Score)
 			}
 		}
 	}
