@@ -133,10 +133,14 @@ type Image struct {
 
 // Partition is one partition block.
 type Partition struct {
-	At         Pos
-	What       string
-	Name       string
-	Size       int64 // 0: from the image file, or Grow
+	At   Pos
+	What string
+	Name string
+	Size int64 // 0: from the image file, or Grow
+	// SizeExpr, when set, is the size as an expression of the spec's
+	// variables, built by the importer from numbers and variable names
+	// only (wic's arithmetic over the contents' size).
+	SizeExpr   string
 	Grow       bool
 	Offset     int64 // -1: after the previous one
 	Align      int64 // 0: the image's
@@ -154,12 +158,13 @@ type Partition struct {
 
 // Filesystem is a partition's filesystem and contents.
 type Filesystem struct {
-	Type     string
-	Label    string
-	UUID     string
-	Features []string
-	Dir      Text // contents dir
-	Files    []File
+	Type      string
+	Label     string
+	UUID      string
+	Features  []string
+	NoJournal bool
+	Dir       Text // contents dir
+	Files     []File
 }
 
 // File is a file or a directory placed at a path.

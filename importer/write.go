@@ -129,6 +129,8 @@ func writePartition(body *hclwrite.Body, p *Partition) {
 	switch {
 	case p.Grow:
 		b.SetAttributeValue("grow", cty.True)
+	case p.SizeExpr != "":
+		setExpr(b, "size", p.SizeExpr)
 	case p.Size > 0:
 		setSize(b, "size", p.Size)
 	}
@@ -168,6 +170,9 @@ func writeFilesystem(body *hclwrite.Body, fs *Filesystem) {
 	}
 	if len(fs.Features) > 0 {
 		b.SetAttributeValue("features", strings2(fs.Features))
+	}
+	if fs.NoJournal {
+		b.SetAttributeValue("journal", cty.False)
 	}
 	if fs.Dir.IsZero() && len(fs.Files) == 0 {
 		return
@@ -232,4 +237,14 @@ func comment(b *hclwrite.Body, text string) {
 		return r
 	}, text)
 	b.AppendUnstructuredTokens(hclwrite.Tokens{{Type: hclsyntax.TokenComment, Bytes: []byte("# " + clean + "\n")}})
+}
+
+// setExpr writes an expression the importer built of numbers, operators
+// and the spec's variables; it panics on one that does not parse, a bug.
+func setExpr(b *hclwrite.Body, name, expr string) {
+	f, diags := hclwrite.ParseConfig([]byte("x = "+expr+"\n"), "expr", hcl.InitialPos)
+	if diags.HasErrors() {
+		panic("importer: an expression that does not parse: " + expr)
+	}
+	b.SetAttributeRaw(name, f.Body().GetAttribute("x").Expr().BuildTokens(nil))
 }

@@ -9,11 +9,13 @@ import (
 
 	"github.com/fsbench/fsbench/importer"
 	"github.com/fsbench/fsbench/importer/genimage"
+	"github.com/fsbench/fsbench/importer/wks"
 )
 
 // importers are the layouts fsbench import reads, by format name.
 var importers = map[string]func(path string) (*importer.Spec, error){
 	"genimage": genimage.Import,
+	"wks":      wks.Import,
 }
 
 func runImport(env *Env, args []string) int {
