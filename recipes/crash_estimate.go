@@ -20,8 +20,7 @@ var crashPerOp = map[string]struct{ points, writes float64 }{
 // workload's size, estimated, and what max_states keeps of them.
 func crashEstimate(p Params) string {
 	workload, _ := stringParam(p, "workload")
-	device, _ := stringParam(p, "device")
-	flush, _ := stringParam(p, "flush")
+	device, flush := caseWord(p, "device", "prefix"), caseWord(p, "flush", "honoured")
 	ops, _ := intParam(p, "operations")
 	drop, _ := intParam(p, "drop")
 	samples, _ := intParam(p, "samples")

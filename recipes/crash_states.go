@@ -43,7 +43,12 @@ func newCrashStates() *Recipe {
 			Config: []string{"BLK_DEV_LOOP", "TMPFS"}, Modules: []string{"loop"},
 		}}, CasePrograms: crashPrograms},
 		Report: Report{
-			Criteria: []Criterion{{Name: "crash-state robustness", Outcomes: true, Weight: 3, Share: "data"}},
+			// A case whose device ignores flushes is named by its flush
+			// word; it answers the study's barrier question apart.
+			Criteria: []Criterion{
+				{Name: "crash-state robustness", Outcomes: true, Weight: 3, Share: "data", Except: ignoredCases},
+				{Name: "survives a device that ignores flush", Outcomes: true, Weight: 1, Share: "data", Cases: ignoredCases},
+			},
 			Outcomes: []Axis{
 				{"consistency", []string{"Clean", "AutoFix", "Errors", "Fsck", "Fatal"}, 2},
 				{"data", dataClasses, 2},
@@ -54,7 +59,7 @@ func newCrashStates() *Recipe {
 				{Kind: Bars, Slug: "crash_states-{test}-rate", Title: "Crash states {test}: states checked per minute",
 					Bars: []Bar{{Metric: "states_per_minute"}}, CaseLabels: CaseAlways},
 			},
-			More: []string{"states", "states_checked", "states_skipped", "log_entries", "log_bytes", "record_time", "replay_time", "snapshot_used_max", "resumed", "states_reused"},
+			More: []string{"states", "states_possible", "states_checked", "states_mount_refused", "states_skipped", "log_entries", "log_bytes", "record_time", "replay_time", "snapshot_used_max", "resumed", "states_reused"},
 		},
 		Fields: []fields.Field{
 			iterationsField(
@@ -139,12 +144,12 @@ func newCrashStates() *Recipe {
 			},
 			{
 				Name: "device",
-				Kind: fields.Enum,
+				Kind: fields.Enum, Sweep: true,
 				Enum: []string{"prefix", "reorder", "torn"},
-				// The kernel's own assumption, and the states of every
-				// campaign before device models.
-				Default: "prefix",
-				Doc: "How the device treats the writes it acknowledged when the power goes. prefix: it persists them in the order " +
+				// No default, so that a test without it keeps its case
+				// names; unset it is prefix, the kernel's own assumption
+				// and the states of every campaign before device models.
+				Doc: "How the device treats the writes it acknowledged when the power goes (prefix when not set). prefix: it persists them in the order " +
 					"they completed (the states are the log's prefixes at the crash points); reorder: a volatile cache persists " +
 					"any subset of the writes no flush made durable yet (every subset that drops up to drop of them, then samples " +
 					"random ones per crash point); torn: one of those writes, or the crash point's own, is torn, a prefix, a suffix " +
@@ -152,13 +157,12 @@ func newCrashStates() *Recipe {
 			},
 			{
 				Name: "flush",
-				Kind: fields.Enum,
+				Kind: fields.Enum, Sweep: true,
 				Enum: []string{"honoured", "ignored"},
 				// Seed 001 slide 6: without barriers the disk reorders
 				// cache-to-disk writes; a card that ignores flushes does
-				// it with barriers too.
-				Default: "honoured",
-				Doc: "honoured: a flush (and a FUA write) makes the writes before it durable; ignored: the device acknowledges " +
+				// it with barriers too. No default, as for device.
+				Doc: "honoured (when not set): a flush (and a FUA write) makes the writes before it durable; ignored: the device acknowledges " +
 					"flushes and FUA without honouring them, so that everything since its last write-back may be lost or " +
 					"reordered, as with nobarrier on a device with a volatile cache.",
 			},
@@ -307,8 +311,8 @@ func checkCrashStates(p Params) []Problem {
 			}
 		}
 	}
-	device, _ := stringParam(p, "device")
-	if flush, _ := stringParam(p, "flush"); flush == "ignored" && device == "prefix" {
+	device, flush := caseWord(p, "device", "prefix"), caseWord(p, "flush", "honoured")
+	if flush == "ignored" && device == "prefix" {
 		probs = append(probs, Problem{"flush", "Ignored flushes need a device that loses or tears",
 			"flush = \"ignored\" shows only in the writes such a device loses or tears: with device = \"prefix\" the states are those of an honest device; use device = \"reorder\" or \"torn\"."})
 	}
@@ -323,6 +327,19 @@ func checkCrashStates(p Params) []Problem {
 			fmt.Sprintf("max_time is %s but timeout is %s: the recording and the replay need time beside the checks; lower max_time or raise timeout.", maxTime, timeout)})
 	}
 	return probs
+}
+
+// ignoredCases matches the names of the cases whose device ignores
+// flushes.
+const ignoredCases = `(^|-)ignored(-|$)`
+
+// caseWord is a sweep field's value in one case, or def when the test
+// does not set it.
+func caseWord(p Params, name, def string) string {
+	if s, ok := stringParam(p, name); ok {
+		return s
+	}
+	return def
 }
 
 // crashLogSpace is the least the log partition must hold for a case: the

@@ -89,8 +89,11 @@ type Criterion struct {
 	// regular expression of case names; empty matches every case). With
 	// Outcomes, the recipe's outcome axes are ranked instead, by the
 	// share of iterations in each axis's best class.
-	Metrics  []string
-	Cases    string
+	Metrics []string
+	Cases   string
+	// Except is a regular expression of case names the criterion leaves
+	// to another (empty: none).
+	Except   string
 	Outcomes bool
 	// Lifetime ranks the years the report's flash model projects from
 	// the recipe's block trace and the board's rated P/E cycles (higher

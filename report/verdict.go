@@ -141,10 +141,27 @@ type Requirement struct {
 	Max, Min       *float64
 	Axis           string
 	Forbid         []string
+	// Criterion narrows the requirement to the cases the recipe's
+	// criterion of that name ranks.
+	Criterion string
+}
+
+// cases is the filter of the cases a requirement bounds.
+func (q Requirement) cases() caseFilter {
+	if rec, ok := recipes.Lookup(q.Recipe); ok && q.Criterion != "" {
+		for _, cr := range rec.Report.Criteria {
+			if cr.Name == q.Criterion {
+				return casesOf(cr)
+			}
+		}
+	}
+	return caseFilter{}
 }
 
 func (q Requirement) String() string {
 	switch {
+	case q.Axis != "" && q.Criterion != "":
+		return fmt.Sprintf("%s: no %s %s in %s (%s)", q.Name, q.Axis, strings.Join(q.Forbid, " or "), q.Recipe, q.Criterion)
 	case q.Axis != "":
 		return fmt.Sprintf("%s: no %s %s in %s", q.Name, q.Axis, strings.Join(q.Forbid, " or "), q.Recipe)
 	case q.Max != nil && q.Min != nil:
@@ -168,10 +185,7 @@ func buildVerdict(t *table, runs []*enduranceRun, weights map[string]float64, re
 	seen := map[string]bool{}
 	for _, rec := range recipes.All() {
 		for _, cr := range rec.Report.Criteria {
-			var re *regexp.Regexp
-			if cr.Cases != "" {
-				re = regexp.MustCompile(cr.Cases)
-			}
+			re := casesOf(cr)
 			var rs []*Ranking
 			switch {
 			case cr.Outcomes:
@@ -199,6 +213,25 @@ func buildVerdict(t *table, runs []*enduranceRun, weights map[string]float64, re
 	return v
 }
 
+// caseFilter is the cases a criterion ranks: those its Cases match
+// but its Except does not.
+type caseFilter struct{ in, out *regexp.Regexp }
+
+func casesOf(cr recipes.Criterion) caseFilter {
+	var f caseFilter
+	if cr.Cases != "" {
+		f.in = regexp.MustCompile(cr.Cases)
+	}
+	if cr.Except != "" {
+		f.out = regexp.MustCompile(cr.Except)
+	}
+	return f
+}
+
+func (f caseFilter) match(c string) bool {
+	return (f.in == nil || f.in.MatchString(c)) && (f.out == nil || !f.out.MatchString(c))
+}
+
 // weighted is criterion cr of rec with its weight: the spec's, else the
 // catalogue's default (1 when it gives none).
 func weighted(rec *recipes.Recipe, cr recipes.Criterion, weights map[string]float64) WeightedCriterion {
@@ -218,7 +251,7 @@ func weighted(rec *recipes.Recipe, cr recipes.Criterion, weights map[string]floa
 }
 
 // metricRankings ranks each test case's candidates by each metric of cr.
-func metricRankings(t *table, recipe string, cr recipes.Criterion, cases *regexp.Regexp) []*Ranking {
+func metricRankings(t *table, recipe string, cr recipes.Criterion, cases caseFilter) []*Ranking {
 	type key struct {
 		ctx               *Context
 		test, cas, metric string
@@ -226,7 +259,7 @@ func metricRankings(t *table, recipe string, cr recipes.Criterion, cases *regexp
 	byKey := map[key]*Ranking{}
 	var out []*Ranking
 	for _, r := range t.rows {
-		if r.Recipe != recipe || !slices.Contains(cr.Metrics, r.Metric) || (cases != nil && !cases.MatchString(r.Case)) {
+		if r.Recipe != recipe || !slices.Contains(cr.Metrics, r.Metric) || !cases.match(r.Case) {
 			continue
 		}
 		dir := DirectionOf(r.Metric, r.Unit)
@@ -260,11 +293,11 @@ func welchP(a, b Entry) float64 { return WelchTest(a.sample, b.sample).P }
 
 // outcomeRankings ranks each test case's candidates by the share of
 // iterations in each axis's good classes.
-func outcomeRankings(t *table, rec *recipes.Recipe, criterion string, cases *regexp.Regexp) []*Ranking {
+func outcomeRankings(t *table, rec *recipes.Recipe, criterion string, cases caseFilter) []*Ranking {
 	byKey := map[string]*Ranking{}
 	var out []*Ranking
 	for _, o := range t.outcomes {
-		if o.Recipe != rec.Name || (cases != nil && !cases.MatchString(o.Case)) {
+		if o.Recipe != rec.Name || !cases.match(o.Case) {
 			continue
 		}
 		i := slices.IndexFunc(rec.Report.Outcomes, func(a recipes.Axis) bool { return a.Attr == o.Axis })
@@ -507,11 +540,11 @@ func (v *Answer) place(c *Context, variant string) *Place {
 func requirementFailures(t *table, c *Context, variant string, reqs []Requirement) []string {
 	var out []string
 	for _, q := range reqs {
-		measured := false
+		measured, cases := false, q.cases()
 		var fails []string
 		if q.Axis != "" {
 			for _, o := range t.outcomes {
-				if o.Context != c || o.Variant != variant || o.Recipe != q.Recipe || o.Axis != q.Axis {
+				if o.Context != c || o.Variant != variant || o.Recipe != q.Recipe || o.Axis != q.Axis || !cases.match(o.Case) {
 					continue
 				}
 				measured = true
@@ -523,7 +556,7 @@ func requirementFailures(t *table, c *Context, variant string, reqs []Requiremen
 			}
 		} else {
 			for _, r := range t.rows {
-				if r.Context != c || r.Variant != variant || r.Recipe != q.Recipe || r.Metric != q.Metric || r.N == 0 {
+				if r.Context != c || r.Variant != variant || r.Recipe != q.Recipe || r.Metric != q.Metric || r.N == 0 || !cases.match(r.Case) {
 					continue
 				}
 				measured = true

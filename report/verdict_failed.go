@@ -1,7 +1,6 @@
 package report
 
 import (
-	"regexp"
 	"slices"
 	"strconv"
 
@@ -20,7 +19,7 @@ import (
 // withFailures adds to rs, the rankings of criterion cr of rec, the
 // candidates whose runs of their case failed, taking them out of the
 // entries; a case nobody measured gets a ranking of its failures.
-func withFailures(t *table, rec *recipes.Recipe, cr recipes.Criterion, cases *regexp.Regexp, rs []*Ranking) []*Ranking {
+func withFailures(t *table, rec *recipes.Recipe, cr recipes.Criterion, cases caseFilter, rs []*Ranking) []*Ranking {
 	fails, order := failuresOf(t, rec.Name, cr.Outcomes, cases)
 	for _, k := range order {
 		f := fails[k]
@@ -54,12 +53,12 @@ type failure struct {
 // candidate, in the order the problems are listed, with the number of
 // runs each case made; with outcomes, a failed run that was classified
 // is an outcome, not a failure.
-func failuresOf(t *table, recipe string, outcomes bool, cases *regexp.Regexp) (map[caseKey]*failure, []caseKey) {
+func failuresOf(t *table, recipe string, outcomes bool, cases caseFilter) (map[caseKey]*failure, []caseKey) {
 	fails := map[caseKey]*failure{}
 	var order []caseKey
 	for _, p := range t.problems {
 		if p.Recipe != recipe || p.Status != resultframe.StatusFailed || (outcomes && p.Classified) ||
-			(cases != nil && !cases.MatchString(p.Case)) {
+			!cases.match(p.Case) {
 			continue
 		}
 		k := caseKey{p.Context.ID, p.Recipe, p.Test, p.Case, p.Variant}

@@ -2,7 +2,6 @@ package report
 
 import (
 	"math"
-	"regexp"
 
 	"github.com/fsbench/fsbench/recipes"
 	"github.com/fsbench/fsbench/wire/resultframe"
@@ -25,7 +24,7 @@ const (
 
 // lifetimeRankings ranks each endurance case by the projected years where
 // the model gives them, and by cr's metrics elsewhere.
-func lifetimeRankings(t *table, runs []*enduranceRun, recipe string, cr recipes.Criterion, cases *regexp.Regexp) []*Ranking {
+func lifetimeRankings(t *table, runs []*enduranceRun, recipe string, cr recipes.Criterion, cases caseFilter) []*Ranking {
 	type key struct {
 		ctx       *Context
 		test, cas string
@@ -33,7 +32,7 @@ func lifetimeRankings(t *table, runs []*enduranceRun, recipe string, cr recipes.
 	byKey := map[key]*Ranking{}
 	var out []*Ranking
 	for _, run := range runs {
-		if run.recipe != recipe || (cases != nil && !cases.MatchString(run.cas)) {
+		if run.recipe != recipe || !cases.match(run.cas) {
 			continue
 		}
 		k := key{run.ctx, run.test, run.cas}

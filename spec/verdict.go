@@ -29,8 +29,12 @@ type Verdict struct {
 type Requirement struct {
 	Name            string
 	Metric, Outcome string
-	Max, Min        *float64
-	Forbid          []string
+	// Criterion, when set, narrows the requirement to the cases the
+	// criterion ranks ("survives a device that ignores flush": the
+	// crash_states cases whose device ignores flushes).
+	Criterion string
+	Max, Min  *float64
+	Forbid    []string
 	Ranges
 }
 
@@ -40,7 +44,7 @@ var verdictSchema = &hcl.BodySchema{
 }
 
 var requireSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
-	{Name: "metric"}, {Name: "outcome"}, {Name: "max"}, {Name: "min"}, {Name: "forbid"},
+	{Name: "metric"}, {Name: "outcome"}, {Name: "max"}, {Name: "min"}, {Name: "forbid"}, {Name: "criterion"},
 }}
 
 // Criteria lists the names of the verdict's criteria, in the catalogue's
@@ -124,6 +128,8 @@ func (d *decoder) requirement(b *hcl.Block) *Requirement {
 		}
 	}
 	q.Forbid = d.strings(c.Attributes, "forbid", "Invalid requirement")
+	q.Criterion = d.str(c.Attributes, "criterion", "Invalid requirement")
+	defer d.requiredCriterion(q)
 	switch {
 	case (q.Metric == "") == (q.Outcome == ""):
 		d.errorf(b.DefRange, "Invalid requirement", "A require block names one metric (metric = \"boot_time.host_boot\", with max or min) or one outcome axis (outcome = \"power_loss.data\", with forbid).")
@@ -178,6 +184,28 @@ func axesText(axes []string) string {
 }
 
 // requiredRecipe splits "recipe.name" and looks the recipe up.
+// requiredCriterion checks that a requirement's criterion is one its
+// recipe answers.
+func (d *decoder) requiredCriterion(q *Requirement) {
+	if q.Criterion == "" {
+		return
+	}
+	ref := q.Metric + q.Outcome
+	name, _, _ := strings.Cut(ref, ".")
+	rec, found := recipes.Lookup(name)
+	if !found {
+		return // said at metric or outcome
+	}
+	var names []string
+	for _, c := range rec.Report.Criteria {
+		names = append(names, c.Name)
+	}
+	if !slices.Contains(names, q.Criterion) {
+		d.errorf(q.Of("criterion"), "Unknown criterion", "%s answers no criterion %q.%s Its criteria: %s.",
+			rec.Name, q.Criterion, diag.DidYouMean(q.Criterion, names), quoteAll(names))
+	}
+}
+
 func (d *decoder) requiredRecipe(q *Requirement, attr, ref string) (*recipes.Recipe, string) {
 	name, what, ok := strings.Cut(ref, ".")
 	if !ok {

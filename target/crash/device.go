@@ -22,8 +22,12 @@ import (
 
 // deviceModel reads the case's device model.
 func deviceModel(p *runplan.Reader) logwrites.Device {
+	model := logwrites.ModelPrefix
+	if p.P.Has("device") {
+		model = p.String("device")
+	}
 	return logwrites.Device{
-		Model: p.String("device"), IgnoreFlush: p.String("flush") == "ignored", Writeback: int(p.Int("writeback")),
+		Model: model, IgnoreFlush: p.P.Has("flush") && p.String("flush") == "ignored", Writeback: int(p.Int("writeback")),
 		Drop: int(p.Int("drop")), Samples: int(p.Int("samples")), Tear: p.Int("tear"), Seed: uint64(p.Int("seed")),
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -40,6 +41,7 @@ func (c *crashCampaign) replay(ctx context.Context, sc *crashScratch) (*step.Out
 	}
 	defer f.Close()
 	points.From = fsAt + 1
+	c.workName = sc.Work
 	space := l.Space(points, dev)
 	chosen, rule := space.Choose(maxStates)
 	done, err := readStateResults(crashResultsPath(e))
@@ -411,6 +413,15 @@ func (w *stateWorker) durablesAt(st logwrites.State) (*durables, error) {
 	return d, nil
 }
 
+// workDir is the recorded workload's directory in the filesystem
+// mounted at mnt.
+func (w *stateWorker) workDir(mnt string) string {
+	if w.c.workName != "" {
+		return filepath.Join(mnt, w.c.workName)
+	}
+	return w.e.WorkDirIn(mnt)
+}
+
 // beyond writes what a model's state holds beyond its prefix into the
 // snapshot, before the mount: the snapshot store takes it, and the
 // replay stays at the prefix for the next state.
@@ -484,7 +495,7 @@ func (w *stateWorker) checkState(ctx context.Context, st logwrites.State, fsck b
 	clock.lap(phaseMount)
 	rep := &DataReport{Class: DataLostSynced}
 	if mnt != "" {
-		rep, err = w.c.work.check(e.WorkDirIn(mnt), dur)
+		rep, err = w.c.work.check(w.workDir(mnt), dur)
 		if err != nil {
 			return r, err
 		}
@@ -517,14 +528,15 @@ func (w *stateWorker) checkState(ctx context.Context, st logwrites.State, fsck b
 		n, _ := strconv.ParseInt(used, 10, 64)
 		r.Snapshot = n * 512
 	}
-	r.Consistency, r.Data = in.Class, rep.Class
-	if !r.good() {
-		var mount []string
+	r.Consistency, r.Data, r.Refused = in.Class, rep.Class, in.MountErr != nil
+	if r.Refused || !r.good() {
+		mount := append([]string{}, in.Notes.Lines...)
 		if in.MountErr != nil {
-			mount = append(mount, in.MountErr.Error())
+			mount = append([]string{in.MountErr.Error()}, mount...)
 		}
-		mount = append(mount, in.Notes.Lines...)
 		r.Mount = strings.Join(mount, " | ")
+	}
+	if !r.good() {
 		r.Checker = in.Checker
 		if in.Checked {
 			r.Checker += fmt.Sprintf(": exit %d", in.CheckCode)

@@ -57,6 +57,10 @@ type crashScratch struct {
 	// SharedFrom names the case whose recording this campaign checks
 	// under its own device model.
 	SharedFrom string `json:"shared_from,omitempty"`
+	// Work is the name of the directory the workload wrote in, in the
+	// recorded filesystem: the recording case's, which a campaign that
+	// shares the recording checks.
+	Work string `json:"work,omitempty"`
 }
 
 // stateResult is one checked state, one line of the campaign's results
@@ -79,6 +83,10 @@ type stateResult struct {
 	// Snapshot is the bytes of the snapshot store the mount and the
 	// checker used.
 	Snapshot int64 `json:"snapshot,omitempty"`
+	// Refused: the filesystem refused the state at its first mount (a
+	// journal whose checksum caught a torn block); the checker's repair
+	// may have let it mount after.
+	Refused bool `json:"refused,omitempty"`
 	// For a state that is not good, what the user needs to look at it.
 	Entry    string `json:"entry,omitempty"`    // the log's last entry in the state
 	LastOp   string `json:"last_op,omitempty"`  // the workload's last mark before it
@@ -134,6 +142,8 @@ type crashCampaign struct {
 	cowBytes int64
 	// replayOn says where the states are replayed, and why.
 	replayOn string
+	// workName is the recorded workload's directory (crashScratch.Work).
+	workName string
 }
 
 // States is one campaign: record the workload through dm-log-writes
@@ -284,6 +294,7 @@ func (c *crashCampaign) record(ctx context.Context, sc *crashScratch) error {
 	}
 	e.StartCleaner(&through, dir)
 	work := e.WorkDirIn(dir)
+	sc.Work = filepath.Base(work)
 	werr := os.MkdirAll(work, 0o755)
 	if werr == nil {
 		werr = linux.SyncFS(work)
@@ -482,10 +493,13 @@ func (c *crashCampaign) syncedWrite(l *logwrites.Log) (int, error) {
 type tally struct {
 	cons, data map[string]int
 	checked    int
+	refused    int
 	snapshot   int64
 	skipped    []string
 	firstBad   *stateResult
-	phases     []float64
+	// firstRefused is the first state the filesystem refused to mount.
+	firstRefused *stateResult
+	phases       []float64
 }
 
 func tallyStates(chosen []logwrites.State, done map[int]stateResult) *tally {
@@ -499,6 +513,12 @@ func tallyStates(chosen []logwrites.State, done map[int]stateResult) *tally {
 			t.skipped = append(t.skipped, fmt.Sprintf("%d (%s)", st.Applied, r.Skipped))
 		default:
 			t.checked++
+			if r.Refused {
+				t.refused++
+				if t.firstRefused == nil {
+					t.firstRefused = &r
+				}
+			}
 			for i, x := range r.Times {
 				if i < len(t.phases) {
 					t.phases[i] += x
@@ -528,6 +548,7 @@ func (c *crashCampaign) outcome(sc *crashScratch, space *logwrites.Space, chosen
 	out.Metric("states", float64(space.Total), "")
 	out.Metric("states_possible", space.Possible, "")
 	out.Metric("states_checked", float64(t.checked), "")
+	out.Metric("states_mount_refused", float64(t.refused), "")
 	out.Metric("states_skipped", float64(space.Total-int64(t.checked)), "")
 	out.Metric("log_entries", float64(sc.Entries), "")
 	out.Metric("log_bytes", float64(sc.LogBytes), "bytes")
@@ -562,6 +583,10 @@ func (c *crashCampaign) outcome(sc *crashScratch, space *logwrites.Space, chosen
 				out.Attr(k, v)
 			}
 		}
+	}
+	if r := t.firstRefused; r != nil {
+		out.Attr("first_refused_model", r.Model)
+		out.Attr("first_refused_mount", r.Mount)
 	}
 	bad := 0
 	for _, r := range done {

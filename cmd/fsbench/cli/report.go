@@ -100,7 +100,7 @@ func verdictOptions(s *spec.Spec) (map[string]float64, []report.Requirement) {
 	v := s.Variants[0].Verdict
 	var reqs []report.Requirement
 	for _, q := range v.Requires {
-		r := report.Requirement{Name: q.Name, Max: q.Max, Min: q.Min, Forbid: q.Forbid}
+		r := report.Requirement{Name: q.Name, Max: q.Max, Min: q.Min, Forbid: q.Forbid, Criterion: q.Criterion}
 		if q.Metric != "" {
 			r.Recipe, r.Metric, _ = strings.Cut(q.Metric, ".")
 		} else {
