@@ -120,6 +120,7 @@ type Image struct {
 	Name         string
 	Table        string // gpt, mbr, none
 	Size         int64  // 0: from the partitions
+	SizeVar      string // the size is this variable's value
 	Align        int64  // 0: fsbench's default
 	DiskID       string
 	GPTLocation  int64

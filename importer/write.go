@@ -66,7 +66,9 @@ func writeImage(body *hclwrite.Body, img *Image) {
 	comment(body, fmt.Sprintf("%s: %s", img.At, img.What))
 	b := body.AppendNewBlock("image", []string{img.Name}).Body()
 	b.SetAttributeValue("table", cty.StringVal(img.Table))
-	if img.Size > 0 {
+	if img.SizeVar != "" {
+		setText(b, "size", Text{{Var: img.SizeVar}})
+	} else if img.Size > 0 {
 		setSize(b, "size", img.Size)
 	}
 	if img.Align > 0 {

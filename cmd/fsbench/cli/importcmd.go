@@ -9,12 +9,14 @@ import (
 
 	"github.com/fsbench/fsbench/importer"
 	"github.com/fsbench/fsbench/importer/genimage"
+	"github.com/fsbench/fsbench/importer/repart"
 	"github.com/fsbench/fsbench/importer/wks"
 )
 
 // importers are the layouts fsbench import reads, by format name.
 var importers = map[string]func(path string) (*importer.Spec, error){
 	"genimage": genimage.Import,
+	"repart":   repart.Import,
 	"wks":      wks.Import,
 }
 
