@@ -75,11 +75,14 @@ func crashEstimate(p Params) string {
 		s += fmt.Sprintf(", %s unflushed writes at the last", count(unflushed(points)))
 	}
 	s += ")"
+	half := float64(maxStates - maxStates/2)
 	switch {
 	case total <= float64(maxStates):
 		return s + "; max_states keeps them all"
-	case points >= float64(maxStates):
+	case device == "prefix" && points >= float64(maxStates):
 		return s + fmt.Sprintf("; max_states %d: the prefix states evenly spread", maxStates)
+	case points > half && maxStates > 1:
+		return s + fmt.Sprintf("; max_states %d: about %d prefix states evenly spread, then the others at random", maxStates, maxStates/2)
 	}
 	return s + fmt.Sprintf("; max_states %d: the %s prefix states, then the others at random", maxStates, count(points))
 }

@@ -214,8 +214,8 @@ func newCrashStates() *Recipe {
 				Kind: fields.Int,
 				Min:  fields.Bound(1), Max: fields.Bound(10000000),
 				Default: int64(10000),
-				Doc: "Most states checked per campaign; beyond it the prefix states are kept (evenly spread when even they are too many) " +
-					"and the model's others chosen at random from seed; the rule is in the result's sampling, the rest counted as skipped.",
+				Doc: "Most states checked per campaign; beyond it the prefix states are kept (evenly spread, and at most half of the budget " +
+					"under a device model that adds states) and the model's others chosen at random from seed; the rule is in the result's sampling, the rest counted as skipped.",
 			},
 			{
 				Name: "max_time",

@@ -356,24 +356,32 @@ func binomial(n, j int) int64 {
 	return int64(math.Round(c))
 }
 
-// Choose takes up to max of the states, in replay order. All of them
-// when they fit; else the prefix states first (evenly spread, the last
-// included, when even they do not fit), then the model's others chosen
-// at random from the device's seed. It says which rule it applied.
-func (s *Space) Choose(max int) ([]State, string) {
+// Choose takes up to budget of the states, in replay order. All of them
+// when they fit; else the prefix states first, then the model's others
+// chosen at random from the device's seed. When the prefix states alone
+// would fill the budget of a model that adds states, they get half of
+// it, evenly spread with the last included, so that the model's states
+// are checked too. It says which rule it applied.
+func (s *Space) Choose(budget int) ([]State, string) {
 	p := int64(len(s.Prefix))
-	if s.Total <= int64(max) {
-		return s.ordered(s.Total, nil), "every state"
+	if s.Total <= int64(budget) {
+		return s.ordered(s.spread(p), nil), "every state"
 	}
-	if p >= int64(max) {
-		out := make([]State, 0, max)
-		for i := 1; i <= max; i++ {
-			out = append(out, s.Prefix[(int64(i)*p)/int64(max)-1])
-		}
-		return out, "max_states " + itoa(max) + " of " + itoa(int(s.Total)) + ": prefix states evenly spread"
+	kp := min(p, int64(budget))
+	if s.Total > p && kp > int64(budget)/2 && int64(budget) > 1 {
+		kp = max(int64(budget)/2, int64(budget)-(s.Total-p))
+	}
+	m, n := int64(budget)-kp, s.Total-p
+	rule := "max_states " + itoa(budget) + " of " + itoa(int(s.Total)) + ": "
+	if kp < p {
+		rule += itoa(int(kp)) + " of the " + itoa(int(p)) + " prefix states evenly spread"
+	} else {
+		rule += "the " + itoa(int(p)) + " prefix states"
+	}
+	if m == 0 {
+		return s.ordered(s.spread(kp), nil), rule
 	}
 	// Floyd's sampling of m of the others, without replacement.
-	m, n := int64(max)-p, s.Total-p
 	rng := rand.New(rand.NewPCG(s.Device.Seed, 'b'))
 	pick := make(map[int64]bool, m)
 	for j := n - m; j < n; j++ {
@@ -383,15 +391,26 @@ func (s *Space) Choose(max int) ([]State, string) {
 			pick[j] = true
 		}
 	}
-	return s.ordered(p, pick), "max_states " + itoa(max) + " of " + itoa(int(s.Total)) + ": the " + itoa(int(p)) +
-		" prefix states, then " + itoa(int(m)) + " of the " + itoa(int(n)) + " others at random (seed " + itoa(int(s.Device.Seed)) + ")"
+	rule += ", then " + itoa(int(m)) + " of the " + itoa(int(n)) + " others at random (seed " + itoa(int(s.Device.Seed)) + ")"
+	return s.ordered(s.spread(kp), pick), rule
 }
 
-// ordered is the first k states and the picked others, sorted for a
-// replay that only goes forward.
-func (s *Space) ordered(k int64, pick map[int64]bool) []State {
-	out := make([]State, 0, k+int64(len(pick)))
-	for n := int64(1); n <= k; n++ {
+// spread is k of the prefix states' numbers, evenly spread over them,
+// the last included.
+func (s *Space) spread(k int64) []int64 {
+	p := int64(len(s.Prefix))
+	out := make([]int64, 0, k)
+	for i := int64(1); i <= k; i++ {
+		out = append(out, (i*p)/k)
+	}
+	return out
+}
+
+// ordered is the chosen prefix states (their numbers) and the picked
+// others, sorted for a replay that only goes forward.
+func (s *Space) ordered(prefix []int64, pick map[int64]bool) []State {
+	out := make([]State, 0, len(prefix)+len(pick))
+	for _, n := range prefix {
 		out = append(out, s.State(n))
 	}
 	p := int64(len(s.Prefix))

@@ -227,7 +227,21 @@ func TestSamplesAndBudget(t *testing.T) {
 	if prefix != 4 {
 		t.Errorf("%d prefix states chosen, want all 4", prefix)
 	}
-	if few, rule := s.Choose(2); len(few) != 2 || few[1].Applied != 13 || !strings.Contains(rule, "evenly spread") {
+	// A budget the prefix states would fill gives them half: the model's
+	// states are what the campaign is for.
+	few, rule := s.Choose(6)
+	models := 0
+	for _, c := range few {
+		if c.Beyond != nil {
+			models++
+		}
+	}
+	if len(few) != 6 || models != 3 || !strings.Contains(rule, "3 of the 4 prefix states evenly spread, then 3 of the 28 others") {
+		t.Errorf("a budget under twice the prefix states: %d states, %d of the model (%s)", len(few), models, rule)
+	}
+	// The prefix model has nothing else: the budget is the prefix's.
+	prefixOnly := l.Space(points, logwrites.Device{Model: logwrites.ModelPrefix})
+	if few, rule := prefixOnly.Choose(2); len(few) != 2 || few[1].Applied != 13 || !strings.Contains(rule, "2 of the 4 prefix states evenly spread") {
 		t.Errorf("a budget under the prefix states: %v (%s)", few, rule)
 	}
 }
