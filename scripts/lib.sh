@@ -105,7 +105,7 @@ FSBENCH_TOOL_PACKAGES=(
 	e2fsprogs btrfs-progs f2fs-tools xfsprogs nilfs-tools dosfstools mtools
 	squashfs-tools erofs-utils fdisk gdisk bmap-tools diffutils
 	fakeroot attr xz-utils zstd lz4 qemu-system-x86 qemu-system-arm qemu-utils cpio
-	u-boot-qemu u-boot-tools genimage genext2fs
+	u-boot-qemu u-boot-tools genimage genext2fs systemd
 	fio postmark sqlite3 chromium shellcheck
 	lava-dispatcher lava-common telnet ser2net
 )
