@@ -146,7 +146,7 @@ func (c *conv) other(q *part, e entry) {
 // on the machine repart runs on, and a label longer than the GPT's 36
 // UTF-16 units is ignored with a warning. An empty label is a label.
 func (c *conv) readLabel(q *part, e entry) {
-	plain := regexp.MustCompile(`%.`).ReplaceAllString(e.value, "")
+	plain := regexp.MustCompile(`%.`).ReplaceAllString(e.value, "?") // a specifier gives one character at least
 	if len(utf16.Encode([]rune(plain))) > 36 {
 		c.s.Notef(e.at, "Label=", "%q is longer than a GPT name's 36 characters; repart ignores it, and so does the import", e.value)
 		return
