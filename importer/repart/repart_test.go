@@ -175,9 +175,10 @@ func TestRealRepart(t *testing.T) {
 				sizes = append(sizes, repartSized[name].size)
 			}
 			for _, size := range sizes {
-				want := planned(t, s, out, size)
-				if got := runRepart(t, filepath.Join("testdata", name), size); !slices.Equal(got, want) {
-					t.Errorf("--size=%s: systemd-repart writes\n%v\nthe spec plans\n%v", size, got, want)
+				want, wantSize := planned(t, s, out, size)
+				got, gotSize := runRepart(t, filepath.Join("testdata", name), size)
+				if !slices.Equal(got, want) || gotSize != wantSize {
+					t.Errorf("--size=%s: systemd-repart writes %d bytes\n%v\nthe spec plans %d\n%v", size, gotSize, got, wantSize, want)
 				}
 			}
 		})
@@ -190,7 +191,8 @@ type entryOf struct {
 	name, typ      string
 }
 
-func planned(t *testing.T, s *importer.Spec, src []byte, size string) []entryOf {
+// planned is the spec's plan: its partitions, and the image's size.
+func planned(t *testing.T, s *importer.Spec, src []byte, size string) ([]entryOf, int64) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "imported.fsb.hcl")
 	os.WriteFile(p, src, 0o644)
@@ -209,12 +211,12 @@ func planned(t *testing.T, s *importer.Spec, src []byte, size string) []entryOf 
 	for _, part := range pl.Variants[0].Images[0].Partitions {
 		out = append(out, entryOf{part.StartSector, part.Sectors, part.Label, part.Type})
 	}
-	return out
+	return out, pl.Variants[0].Images[0].Size
 }
 
 // runRepart makes the image of dir with systemd-repart and reads its
-// table back.
-func runRepart(t *testing.T, dir, size string) []entryOf {
+// table back, and the file's size.
+func runRepart(t *testing.T, dir, size string) ([]entryOf, int64) {
 	defs := t.TempDir()
 	files, _ := filepath.Glob(filepath.Join(dir, "*.conf"))
 	for _, f := range files {
@@ -252,7 +254,11 @@ func runRepart(t *testing.T, dir, size string) []entryOf {
 	for _, p := range dump.Table.Partitions {
 		out = append(out, entryOf{p.Start, p.Size, p.Name, strings.ToLower(p.Type)})
 	}
-	return out
+	fi, err := os.Stat(img)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out, fi.Size()
 }
 
 func TestParseSize(t *testing.T) {
