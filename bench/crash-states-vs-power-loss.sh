@@ -2,13 +2,17 @@
 # Benchmark: crash states checked per minute by crash_states against power
 # cuts per minute by power_loss, in QEMU under TCG, on the same machine.
 #
-# Usage: bench/crash-states-vs-power-loss.sh [-o OPS] [-m STATES] [-f FILESYSTEMS] [-c CUTS] [-j N] [-p CPUS] [-P WORKERS] [-M MIB] [-a ARG] [-k]
+# Usage: bench/crash-states-vs-power-loss.sh [-o OPS] [-m STATES] [-f FILESYSTEMS] [-d MODELS] [-c CUTS] [-j N] [-p CPUS] [-P WORKERS] [-M MIB] [-a ARG] [-k]
 #   -o OPS          operations of the fsync workload (default 1000: 1,000
 #                   states or more on every filesystem)
 #   -m STATES       max_states: the most states checked (default 1000,
 #                   evenly spread over the log)
 #   -f FILESYSTEMS  comma-separated (default ext4,btrfs,f2fs,xfs,nilfs2)
-#   -c CUTS         power_loss iterations on ext4 (default 8)
+#   -d MODELS       device models, each a campaign over the same recording,
+#                   comma-separated: prefix, reorder, reorder-ignored, torn,
+#                   torn-ignored (default prefix; reorder drops up to 1
+#                   write then 8 samples a point, torn tears by 512 bytes)
+#   -c CUTS         power_loss iterations on ext4 (default 8; 0: none)
 #   -j N            variants run at once (default 1)
 #   -p CPUS         vCPUs of each guest: the states a campaign checks at
 #                   once (default 2)
@@ -37,13 +41,14 @@ repo=$(dirname "$here")
 # shellcheck source-path=SCRIPTDIR source=../scripts/lib.sh
 . "$repo/scripts/lib.sh"
 
-ops=1000 states=1000 filesystems=ext4,btrfs,f2fs,xfs,nilfs2 cuts=8 jobs=1 cpus=2 workers=0 memory=1024 keep=0
+ops=1000 states=1000 filesystems=ext4,btrfs,f2fs,xfs,nilfs2 models=prefix cuts=8 jobs=1 cpus=2 workers=0 memory=1024 keep=0
 kargs=()
-while getopts "o:m:f:c:j:p:P:M:a:k" opt; do
+while getopts "o:m:f:d:c:j:p:P:M:a:k" opt; do
 	case $opt in
 		o) ops=$OPTARG ;;
 		m) states=$OPTARG ;;
 		f) filesystems=$OPTARG ;;
+		d) models=$OPTARG ;;
 		c) cuts=$OPTARG ;;
 		j) jobs=$OPTARG ;;
 		p) cpus=$OPTARG ;;
@@ -55,9 +60,12 @@ while getopts "o:m:f:c:j:p:P:M:a:k" opt; do
 		*) sed -n '2,/^set -euo/p' "$0" | sed '$d' >&2; exit 2 ;;
 	esac
 done
-for n in "$ops" "$states" "$cuts" "$jobs" "$cpus" "$memory"; do
-	[[ $n =~ ^[1-9][0-9]*$ ]] || die "-o, -m, -c, -j, -p and -M want whole numbers of at least 1"
+for n in "$ops" "$states" "$jobs" "$cpus" "$memory"; do
+	[[ $n =~ ^[1-9][0-9]*$ ]] || die "-o, -m, -j, -p and -M want whole numbers of at least 1"
 done
+[[ $cuts =~ ^[0-9]+$ ]] || die "-c wants a whole number"
+[[ $models =~ ^(prefix|reorder|reorder-ignored|torn|torn-ignored)(,(prefix|reorder|reorder-ignored|torn|torn-ignored))*$ ]] ||
+	die "-d wants models among prefix, reorder, reorder-ignored, torn, torn-ignored, comma-separated"
 [[ $workers =~ ^[0-9]$ ]] || die "-P wants 0 to 8"
 (( workers <= 8 )) || die "-P wants 0 to 8"
 [[ $filesystems =~ ^[a-z0-9]+(,[a-z0-9]+)*$ ]] || die "-f wants filesystem names, comma-separated"
@@ -120,19 +128,26 @@ EOF
 fslist=$(sed 's/[a-z0-9]*/"&"/g; s/,/, /g' <<<"$filesystems")
 {
 	layout "$fslist"
-	cat <<EOF
+	for model in ${models//,/ }; do
+		device=${model%-ignored} flush=honoured
+		[[ $model == *-ignored ]] && flush=ignored
+		cat <<EOF
 
-test "crash_states" "fsync" {
+test "crash_states" "$model" {
   on         = partition.crash
   log        = partition.crashlog
   workload   = ["fsync"]
   operations = $ops
+  device     = "$device"
+  flush      = "$flush"
+  samples    = 8
   max_states = $states
   parallel   = $workers
   max_time   = "15m"
   timeout    = "40m"
 }
 EOF
+	done
 } >"$work/crash.fsb.hcl"
 {
 	layout '"ext4"'
@@ -154,11 +169,14 @@ start=$SECONDS
 	{ tail -30 "$work/crash.log" >&2; die "the crash_states run failed (log above)"; }
 crash_wall=$((SECONDS - start))
 
-log "power_loss: $cuts watchdog cuts on ext4"
-start=$SECONDS
-"$work/bin/fsbench" run -o "$work/out-cuts" "$work/cuts.fsb.hcl" >"$work/cuts.log" 2>&1 ||
-	{ tail -30 "$work/cuts.log" >&2; die "the power_loss run failed (log above)"; }
-cuts_wall=$((SECONDS - start))
+cuts_wall=0
+if ((cuts > 0)); then
+	log "power_loss: $cuts watchdog cuts on ext4"
+	start=$SECONDS
+	"$work/bin/fsbench" run -o "$work/out-cuts" "$work/cuts.fsb.hcl" >"$work/cuts.log" 2>&1 ||
+		{ tail -30 "$work/cuts.log" >&2; die "the power_loss run failed (log above)"; }
+	cuts_wall=$((SECONDS - start))
+fi
 
 python3 - "$work" "$crash_wall" "$cuts_wall" "$cuts" "${filesystems//,/ }" <<'EOF'
 import json, sys
@@ -166,18 +184,23 @@ work, crash_wall, cuts_wall, cuts, fss = sys.argv[1], float(sys.argv[2]), float(
 def results(path, recipe):
     return [r for r in map(json.loads, open(path)) if r.get("recipe") == recipe]
 print("crash_states, fsync workload; whole run %.0f s (builds, boots, recording and replay)" % crash_wall)
-print("%-7s %7s %8s %9s %8s  %s" % ("fs", "states", "checked", "replay s", "states/m", "classes"))
+print("%-7s %-16s %7s %8s %9s %8s  %s" % ("fs", "model", "states", "checked", "replay s", "states/m", "classes"))
 rates = []
 for fs in fss:
     rs = results(f"{work}/out-crash/{fs}/run/results.jsonl", "crash_states")
-    if not rs or rs[0]["status"] != "ok":
-        print("%-7s failed: %s" % (fs, rs[0].get("error") if rs else "no result"))
-        continue
-    m = {x["name"]: x["value"] for x in rs[0]["metrics"]}
-    classes = ", ".join("%s %d" % (k, v) for k, v in m.items() if "." in k and v > 0)
-    rate = m.get("states_per_minute", 0)
-    rates.append(rate)
-    print("%-7s %7d %8d %9.0f %8.0f  %s" % (fs, m["states"], m["states_checked"], m["replay_time"], rate, classes))
+    if not rs:
+        print("%-7s failed: no result" % fs)
+    for r in rs:
+        if r["status"] != "ok":
+            print("%-7s %-16s failed: %s" % (fs, r["name"], r.get("error")))
+            continue
+        m = {x["name"]: x["value"] for x in r["metrics"]}
+        classes = ", ".join("%s %d" % (k, v) for k, v in m.items() if "." in k and v > 0)
+        rate = m.get("states_per_minute", 0)
+        rates.append(rate)
+        print("%-7s %-16s %7d %8d %9.0f %8.0f  %s" % (fs, r["name"], m["states"], m["states_checked"], m["replay_time"], rate, classes))
+if cuts == 0:
+    sys.exit(0)
 pl = results(f"{work}/out-cuts/ext4/run/results.jsonl", "power_loss")
 ok = sum(1 for r in pl if r["status"] == "ok")
 per_min = ok / cuts_wall * 60

@@ -139,7 +139,7 @@ var dirInputs = []string{"EFI", "extlinux", "overlays", "ti"}
 // makeInputs writes every input the spec names under bin, with bytes
 // drawn from its name, and returns the values of the spec's other
 // variables (the placeholders of a template).
-func makeInputs(t *testing.T, s *importer.Spec, bin string) map[string]string {
+func makeInputs(t testing.TB, s *importer.Spec, bin string) map[string]string {
 	vars := map[string]string{}
 	uuidVars := map[string]bool{}
 	for _, img := range s.Images {

@@ -17,7 +17,7 @@ var update = flag.Bool("update", false, "rewrite golden files")
 
 // configs lists the configurations under testdata: Buildroot's and the
 // features' own.
-func configs(t *testing.T) []string {
+func configs(t testing.TB) []string {
 	t.Helper()
 	var out []string
 	filepath.WalkDir("testdata", func(p string, d os.DirEntry, err error) error {
