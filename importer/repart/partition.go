@@ -38,9 +38,6 @@ var formats = map[string]string{"ext2": "ext2", "ext3": "ext3", "ext4": "ext4", 
 func (c *conv) partition(d *definition) (*part, error) {
 	q := &part{def: d, sizeMin: unset, sizeMax: unset, paddingMin: unset, paddingMax: unset, weight: 1000, at: map[string]importer.Pos{}}
 	q.p = &importer.Partition{At: d.header, Name: c.partName(d.file), Offset: -1}
-	if d.dropIn {
-		c.s.Errorf(d.header, d.file+".d", "systemd-repart reads the drop-ins of %s.d/ after the file; the import does not: merge their settings into the file", d.file)
-	}
 	for _, e := range d.entries {
 		if err := c.option(q, e); err != nil {
 			return nil, err
@@ -54,6 +51,9 @@ func (c *conv) partition(d *definition) (*part, error) {
 		return nil, importer.Error(d.header, "SizeMinBytes= larger than SizeMaxBytes=: systemd-repart refuses the file too")
 	}
 	q.p.What = fmt.Sprintf("%s, Type=%s", d.file, q.typ.name)
+	if len(d.dropIns) > 0 {
+		q.p.What += ", with " + strings.Join(d.dropIns, ", ")
+	}
 	q.p.Type = q.typ.name
 	if q.typ.archNeutral {
 		q.p.Type = strings.Replace(q.typ.name, "-"+hostArch, "", 1)

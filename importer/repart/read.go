@@ -15,8 +15,8 @@ import (
 type definition struct {
 	file    string // the file's name, as repart sorts and reports it
 	header  importer.Pos
-	entries []entry
-	dropIn  bool // a NAME.conf.d directory lies beside it
+	entries []entry // the file's, then its drop-ins'
+	dropIns []string
 }
 
 // entry is one KEY=VALUE line of the [Partition] section.
@@ -56,8 +56,8 @@ func readDir(dir string) (defs []*definition, masked []string, err error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		if fi, err := os.Stat(path + ".d"); err == nil && fi.IsDir() {
-			d.dropIn = true
+		if err := readDropIns(dir, d); err != nil {
+			return nil, nil, err
 		}
 		defs = append(defs, d)
 	}
@@ -109,4 +109,30 @@ func parse(name, src string) (*definition, error) {
 		}
 	}
 	return d, nil
+}
+
+// readDropIns adds the assignments of NAME.conf.d/*.conf after the
+// file's, in the order of the drop-ins' names, as config_parse_many
+// reads them (partition_read_definition): a later assignment overrides
+// an earlier one.
+func readDropIns(dir string, d *definition) error {
+	files, err := filepath.Glob(filepath.Join(dir, d.file+".d", "*.conf"))
+	if err != nil || len(files) == 0 {
+		return err
+	}
+	slices.Sort(files)
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			return err
+		}
+		name := d.file + ".d/" + filepath.Base(f)
+		in, err := parse(name, string(src))
+		if err != nil {
+			return err
+		}
+		d.entries = append(d.entries, in.entries...)
+		d.dropIns = append(d.dropIns, name)
+	}
+	return nil
 }

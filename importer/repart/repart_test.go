@@ -39,6 +39,7 @@ var repartAuto = map[string][]slot{
 	"fsbench-weights":     {{2048, 65536, "esp"}, {67584, 131072, "root-x86-64"}, {198656, 20480, "home"}},
 	"systemd-basic":       {{2048, 20480, "home-first"}, {22528, 20480, "root-x86-64"}, {43008, 20480, "root-x86-64-2"}, {63488, 20480, "swap"}},
 	"systemd-copy-blocks": {{2048, 20480, "esp"}, {22528, 20480, "root-x86-64"}, {43008, 20480, "usr-x86-64"}},
+	"systemd-dropin":      {{2048, 20480, "label2"}},
 	"systemd-extra":       {{2048, 20480, "custom_label"}, {22528, 20480, "ignored_label"}, {43008, 20480, "root-x86-64"}, {63488, 20480, "root-x86-64-2"}, {83968, 20480, "swap"}},
 	"systemd-sector":      {{2048, 30720, "root-x86-64"}, {32768, 20480, "linux-generic"}, {53248, 20480, "linux-generic-2"}},
 	"systemd-zero-uuid":   {{2048, 20480, "root-x86-64"}},
@@ -152,7 +153,6 @@ func layout(t *testing.T, s *importer.Spec, src []byte, size string) []slot {
 // reads them, and why.
 var toolSkips = map[string]string{
 	"particleos":       "Verity=signature needs a signing key, Minimize= is systemd 253's",
-	"systemd-dropin":   "repart reads the drop-ins the import refuses",
 	"systemd-portable": "Verity= sizes follow the data, which the test has none of",
 }
 
@@ -219,7 +219,8 @@ func planned(t *testing.T, s *importer.Spec, src []byte, size string) ([]entryOf
 func runRepart(t *testing.T, dir, size string) ([]entryOf, int64) {
 	defs := t.TempDir()
 	files, _ := filepath.Glob(filepath.Join(dir, "*.conf"))
-	for _, f := range files {
+	dropIns, _ := filepath.Glob(filepath.Join(dir, "*.conf.d", "*.conf"))
+	for _, f := range append(files, dropIns...) {
 		b, _ := os.ReadFile(f)
 		var keep []string
 		for _, l := range strings.Split(string(b), "\n") {
@@ -227,7 +228,9 @@ func runRepart(t *testing.T, dir, size string) ([]entryOf, int64) {
 				keep = append(keep, l)
 			}
 		}
-		os.WriteFile(filepath.Join(defs, filepath.Base(f)), []byte(strings.Join(keep, "\n")), 0o644)
+		rel, _ := filepath.Rel(dir, f)
+		os.MkdirAll(filepath.Join(defs, filepath.Dir(rel)), 0o755)
+		os.WriteFile(filepath.Join(defs, rel), []byte(strings.Join(keep, "\n")), 0o644)
 	}
 	img := filepath.Join(t.TempDir(), "disk.img")
 	arg := "--size=auto"
