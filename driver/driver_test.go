@@ -26,7 +26,7 @@ func TestQuickstartInQEMU(t *testing.T) {
 		t.Skip("boots five VMs")
 	}
 	t.Parallel()
-	s, p := loadSpec(t, "../examples/quickstart.fsb.hcl", "fio_size=16MiB", "settle_min=2", "settle_max=2", "fill_percent=20")
+	s, p := loadSpec(t, "../examples/quickstart.fsb.hcl", "settle_min=2", "settle_max=2", "crash_operations=4")
 	ctx, cancel := context.WithTimeout(context.Background(), 25*time.Minute)
 	defer cancel()
 	start := time.Now()
@@ -66,8 +66,10 @@ func checkQuickstartReport(t *testing.T, files []string, variants int) {
 		t.Errorf("the report leaves comparisons untested:\n%s", md)
 	}
 	// Longevity: the write amplification and bytes-a-day charts, and a
-	// lifetime for each candidate, with its assumptions.
-	for _, want := range []string{"Write amplification per filesystem and workload", "to flash a day", "years", "Assumptions"} {
+	// lifetime for each candidate, with its assumptions; robustness: the
+	// share of crash states with synced data lost.
+	for _, want := range []string{"Write amplification per filesystem and workload", "to flash a day", "years", "Assumptions",
+		"crash-state robustness"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("the report has no %q", want)
 		}
@@ -79,11 +81,7 @@ func checkQuickstartReport(t *testing.T, files []string, variants int) {
 // within 1%.
 func checkQuickstartWrites(t *testing.T, r resultframe.Result) {
 	t.Helper()
-	// mount_time writes its fill in its first iteration, unless fio's
-	// files already fill the partition that far (nilfs2, whose cleaner
-	// leaves an hour's segments alone, and f2fs).
-	fill := r.Recipe == "mount_time" && r.Iteration == 1 && value(r, "fill_bytes") > 0
-	writes := (r.Recipe == "fio" && strings.Contains(r.Case, "write")) || fill || r.Recipe == "endurance"
+	writes := (r.Recipe == "fio" && strings.Contains(r.Case, "write")) || r.Recipe == "endurance"
 	if !writes {
 		return
 	}
@@ -96,6 +94,21 @@ func checkQuickstartWrites(t *testing.T, r resultframe.Result) {
 	}
 	if r.Recipe == "endurance" && (value(r, "device_bytes_per_day") <= 0 || r.Attrs["block_trace_lost"] != "0") {
 		t.Errorf("%s: %v bytes to flash a day, trace lost %q", id, value(r, "device_bytes_per_day"), r.Attrs["block_trace_lost"])
+	}
+}
+
+// checkQuickstartCrashStates: the campaign checked every state of its
+// log, and none lost what the workload had synced.
+func checkQuickstartCrashStates(t *testing.T, r resultframe.Result) {
+	t.Helper()
+	if r.Recipe != "crash_states" {
+		return
+	}
+	if n := value(r, "states"); n < 5 || value(r, "states_checked") != n {
+		t.Errorf("crash_states %s: %v states, %v checked", r.Case, n, value(r, "states_checked"))
+	}
+	if lost := value(r, "data.LostSynced") + value(r, "data.Corrupt"); lost > 0 {
+		t.Errorf("crash_states %s: %v states lost synced data", r.Case, lost)
 	}
 }
 
@@ -120,9 +133,10 @@ func checkQuickstart(t *testing.T, o *Outcome) {
 			continue
 		}
 		count[r.Recipe]++
-		// Every test settles, from two to two runs: the first goes on,
-		// the second ends the case, settled or not.
-		if r.Recipe != "fsbench" {
+		// Every test but crash_states, one campaign, settles from two to
+		// two runs: the first goes on, the second ends the case, settled
+		// or not.
+		if r.Recipe != "fsbench" && r.Recipe != "crash_states" {
 			want := []string{"continue"}
 			if r.Iteration == 2 {
 				want = []string{"settled", "max"}
@@ -135,6 +149,7 @@ func checkQuickstart(t *testing.T, o *Outcome) {
 			t.Errorf("%s: attrs %v lack the target", r.Recipe, r.Attrs)
 		}
 		checkQuickstartWrites(t, r)
+		checkQuickstartCrashStates(t, r)
 		if r.Recipe != "boot_time" {
 			continue
 		}
@@ -157,7 +172,7 @@ func checkQuickstart(t *testing.T, o *Outcome) {
 		}
 		t.Logf("boot %d: host %.3f s to the prompt, %.3f s to the ready line; target %.3f s", r.Iteration, host, ready, target)
 	}
-	want := map[string]int{"boot_time": 2, "fio": 8, "mount_time": 2, "endurance": 2, "fsbench": 1}
+	want := map[string]int{"boot_time": 2, "fio": 4, "endurance": 2, "crash_states": 1, "fsbench": 1}
 	for k, n := range want {
 		if count[k] != n {
 			t.Errorf("%d %s results, want %d", count[k], k, n)

@@ -68,7 +68,7 @@ func TestCompileQuickstart(t *testing.T) {
 		t.Fatal(err)
 	}
 	size, err := back.Steps[1].Params.Int("size")
-	if err != nil || size != 16<<20 {
+	if err != nil || size != 8<<20 { // the quickstart's fio_size
 		t.Errorf("fio size %d (%v)", size, err)
 	}
 }
