@@ -26,6 +26,7 @@ type part struct {
 	at                     map[string]importer.Pos // where each option was last set
 	format                 string
 	verity                 string
+	encrypt                bool
 	readOnly               bool
 	copyFiles              []entry
 }
@@ -127,7 +128,8 @@ func (c *conv) other(q *part, e entry) {
 	case e.key == "Flags":
 		c.s.Errorf(e.at, "Flags=", "GPT attribute bits %s: fsbench sets none but the legacy BIOS bootable one: set them after the build with sgdisk -A", e.value)
 	case e.key == "Encrypt":
-		c.s.Errorf(e.at, "Encrypt=", "fsbench makes no LUKS2 volume: encrypt the partition after the build, or test the filesystem unencrypted (repart also reserves %d MiB more for LUKS2's metadata)", 32)
+		q.encrypt = true
+		c.s.Errorf(e.at, "Encrypt=", "fsbench makes no LUKS2 volume: encrypt the partition after the build, or test the filesystem unencrypted (repart also reserves %d MiB for LUKS2's metadata, which the spec keeps)", 16)
 	case e.key == "Verity":
 		q.verity = e.value
 		c.s.Errorf(e.at, "Verity=", "fsbench writes no dm-verity hash tree or signature: make the %s partition with veritysetup after the build, or give it as a prebuilt image", e.value)
@@ -220,10 +222,10 @@ func parseBool(v string) (yes, ok bool) {
 }
 
 // filesystem sets the partition's filesystem from Format= and its
-// contents from CopyFiles=; repart formats ext4 when CopyFiles= is given
-// without Format= (partition_read_definition).
+// contents from CopyFiles=; repart formats ext4 when CopyFiles= or
+// Encrypt= is given without Format= (partition_read_definition).
 func (c *conv) filesystem(q *part) {
-	if q.format == "" && len(q.copyFiles) > 0 {
+	if q.format == "" && (len(q.copyFiles) > 0 || q.encrypt) {
 		q.format = "ext4"
 	}
 	if q.format == "" {

@@ -13,6 +13,7 @@ import (
 	"github.com/fsbench/fsbench/importer"
 	"github.com/fsbench/fsbench/internal/golden"
 	"github.com/fsbench/fsbench/internal/testenv"
+	"github.com/fsbench/fsbench/internal/units"
 	"github.com/fsbench/fsbench/plan"
 	"github.com/fsbench/fsbench/spec"
 )
@@ -291,5 +292,33 @@ func TestTypes(t *testing.T) {
 	}
 	if n := nameOf("a0a1a2a3-a4a5-a6a7-a8a9-aaabacadaeaf"); n != "linux" {
 		t.Errorf("an unknown GUID's label is %q, repart's is linux", n)
+	}
+}
+
+// partition_min_size's cases, with what systemd-repart 252 made of them
+// (--size=auto's image, minus its 1044 KiB of table).
+func TestMinSizes(t *testing.T) {
+	for _, c := range []struct {
+		files map[string]string
+		want  int64
+	}{
+		{map[string]string{"a.conf": "[Partition]\nType=home\nFormat=btrfs\n"}, 256 << 20},
+		{map[string]string{"a.conf": "[Partition]\nType=home\nFormat=xfs\nSizeMinBytes=1M\n"}, 14 << 20},
+		{map[string]string{"a.conf": "[Partition]\nType=home\nFormat=ext4\nSizeMinBytes=1M\n"}, 1 << 20},
+		{map[string]string{"a.conf": "[Partition]\nType=home\nFormat=vfat\n"}, 10 << 20},
+		{map[string]string{"a.conf": "[Partition]\nType=home\nEncrypt=yes\n"}, 17 << 20}, // 18.0M with the table
+		{map[string]string{"a.conf": "[Partition]\nType=home\nSizeMinBytes=3000\n"}, 4096},
+		{map[string]string{"a.conf": "[Partition]\nType=root-verity-sig\nVerity=signature\n"}, 16384},
+	} {
+		s, err := Import(writeDir(t, c.files))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := s.Images[0].Partitions[0].Size; got != c.want && !s.Images[0].Partitions[0].Grow {
+			t.Errorf("%q: %d bytes, repart's minimum is %d", c.files["a.conf"], got, c.want)
+		}
+		if got := *s.Variables[len(s.Variables)-1].Default; s.Images[0].Partitions[0].Grow && got != units.FormatSize(c.want+gptMetadata) {
+			t.Errorf("%q: an image of %s, repart's --size=auto is %s", c.files["a.conf"], got, units.FormatSize(c.want+gptMetadata))
+		}
 	}
 }

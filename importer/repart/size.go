@@ -13,6 +13,7 @@ const (
 	hardMin       = 4096             // HARD_MIN_SIZE
 	veritySigSize = 4 * hardMin      // VERITY_SIG_SIZE
 	gptMetadata   = 1044 << 10       // GPT_METADATA_SIZE, which --size=auto adds
+	luks2Metadata = 16 << 20         // LUKS2_METADATA_SIZE, which 252 adds to an encrypted partition (later versions twice that)
 	firstUsable   = 1 << 20          // libfdisk's first usable LBA on a new GPT, 2048
 	maxWeight     = 1000 * 1000      // config_parse_weight's bound
 	smallDisk     = 4 << 20          // libfdisk aligns a disk this small to its sectors, not 1 MiB
@@ -76,20 +77,25 @@ func roundUp(v, p int64) int64   { return (v + p - 1) / p * p }
 func roundDown(v, p int64) int64 { return v / p * p }
 
 // minSize is partition_min_size for a partition that is new: the
-// minimum of its filesystem, else one grain, raised to SizeMinBytes=
-// (10 MiB when unset) rounded up to the grain.
+// minimum of its filesystem (one grain when repart knows none), and the
+// room LUKS2 keeps free when encrypted, raised to SizeMinBytes= (10 MiB
+// when unset).
 func (q *part) minSize() int64 {
 	if q.verity == "signature" {
 		return veritySigSize
 	}
-	sz := int64(hardMin)
+	d := int64(0)
+	if q.encrypt {
+		d += luks2Metadata
+	}
 	if q.format != "" {
 		f := int64(grain)
 		if m, ok := fsMinimal[q.format]; ok {
 			f = roundUp(m, grain)
 		}
-		sz = max(sz, f)
+		d += f
 	}
+	sz := max(int64(hardMin), d)
 	lo := int64(defaultMin)
 	if q.sizeMin != unset {
 		lo = q.sizeMin
