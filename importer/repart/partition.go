@@ -27,7 +27,7 @@ type part struct {
 	format                 string
 	verity                 string
 	encrypt                bool
-	readOnly               bool
+	readOnly, readOnlySet  bool
 	copyFiles              []entry
 }
 
@@ -62,6 +62,9 @@ func (c *conv) partition(d *definition) (*part, error) {
 	}
 	if growsByDefault(q.typ.name) && !q.readOnly {
 		c.s.Notef(q.typeAt, "Type=", "repart sets GPT attribute bit 59 on a %s partition (GrowFileSystem=, for systemd-growfs at boot), fsbench sets no attribute bits; its filesystem fills the partition already: set the bit after the build (sgdisk -A N:set:59) where the board's repart grows the partition", q.typ.name)
+	}
+	if strings.HasSuffix(q.typ.name, "-verity") && !q.readOnlySet {
+		c.s.Errorf(q.typeAt, "Type=", "repart sets GPT attribute bit 60 (read-only) on a verity hash partition unless ReadOnly=no; fsbench sets no attribute bits: set it after the build (sgdisk -A N:set:60)")
 	}
 	c.filesystem(q)
 	return q, nil
@@ -118,7 +121,7 @@ func (c *conv) other(q *part, e entry) {
 	case e.key == "GrowFileSystem":
 		c.s.Notef(e.at, "GrowFileSystem=", "repart 252 sets GPT attribute bit 59 from the type (see Type=), whatever this says; fsbench sets no attribute bits")
 	case e.key == "ReadOnly":
-		q.readOnly = yes
+		q.readOnly, q.readOnlySet = yes, isBool
 		if yes {
 			c.s.Errorf(e.at, "ReadOnly=", "repart sets GPT attribute bit 60, which makes systemd mount the partition read-only; fsbench sets no attribute bits: set it after the build (sgdisk -A N:set:60), or mount it read-only with the filesystem's mount options")
 		}

@@ -6,6 +6,7 @@
 # NOTE 10-usr-verity-sig.conf:7: VerityMatchKey=: acts when repart runs again (--factory-reset), writes --split files or pairs verity partitions; the image is the same
 # NOTE 10-usr-verity-sig.conf:8: SplitName=: acts when repart runs again (--factory-reset), writes --split files or pairs verity partitions; the image is the same
 # NOTE 11-usr-verity.conf:4: Type=: repart takes the type of the machine it runs on and names the partition after it; the spec's "usr-verity" is the board's architecture (x86-64 without a board block), its label usr-x86-64-verity as repart on x86-64 writes it
+# NOT IMPORTED 11-usr-verity.conf:4: Type=: repart sets GPT attribute bit 60 (read-only) on a verity hash partition unless ReadOnly=no; fsbench sets no attribute bits: set it after the build (sgdisk -A N:set:60)
 # NOT IMPORTED 11-usr-verity.conf:5: Label=: "%M_%A_verity" has specifiers that repart expands on the machine it runs on (%v the kernel, %m the machine id, ...): write the label they give
 # NOT IMPORTED 11-usr-verity.conf:6: Verity=: fsbench writes no dm-verity hash tree or signature: make the hash partition with veritysetup after the build, or give it as a prebuilt image
 # NOTE 11-usr-verity.conf:7: VerityMatchKey=: acts when repart runs again (--factory-reset), writes --split files or pairs verity partitions; the image is the same
