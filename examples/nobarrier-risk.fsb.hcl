@@ -134,12 +134,16 @@ test "sqlite_tps" "androbench" {
 
 # What a power cut leaves, on an honest device and on one that ignores
 # flushes: every subset of the unflushed writes that drops one of them,
-# then random ones, within the budget.
+# then random ones, within the budget. A filesystem mounted nobarrier
+# sends no flush, so the crash points are also the moments the workload
+# was told its data was durable (at_marks): without them it would have
+# almost none.
 test "crash_states" "powercut" {
   on         = partition.data
   log        = partition.crashlog
   workload   = ["fsync", "sqlite", "rename"]
   operations = var.operations
+  at_marks   = true
   device     = "reorder"
   flush      = ["honoured", "ignored"]
   drop       = 1
