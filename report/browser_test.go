@@ -183,7 +183,7 @@ func measureLayout(t *testing.T, bin, dir string, width int) pageLayout {
 // results hold.
 func TestBrowserRendersReport(t *testing.T) {
 	bin := testenv.Tool(t, "chromium")
-	for _, name := range []string{"quickstart", "settled", "synthetic", "flash"} {
+	for _, name := range []string{"quickstart", "settled", "first", "synthetic", "flash"} {
 		t.Run(name, func(t *testing.T) {
 			fx := fixtureNamed(t, name)
 			ins, err := Load(glob(t, fx.inputs))
@@ -229,7 +229,7 @@ func TestBrowserRendersReport(t *testing.T) {
 			chromium(t, bin, page, "--screenshot="+shot, fmt.Sprintf("--window-size=1280,%d", height))
 			first := palette[variantColors(rep.Contexts[0].Variants)[rep.Contexts[0].Variants[0]]]
 			checkScreenshot(t, shot, first)
-			if out := os.Getenv("FSBENCH_REPORT_SCREENSHOT"); out != "" && name == "settled" {
+			if out := os.Getenv("FSBENCH_REPORT_SCREENSHOT"); out != "" && name == "first" {
 				cropPNG(t, shot, out, 1280, 3300)
 			}
 

@@ -32,6 +32,9 @@ var fixtures = []fixture{
 	{name: "quickstart", inputs: "testdata/quickstart/*.jsonl", only: []string{MarkdownFile, ChartsDir}},
 	// The quickstart again, every test settling in three to five runs.
 	{name: "settled", inputs: "testdata/settled/*.jsonl", only: []string{MarkdownFile}},
+	// The quick quickstart: fio writes, an hour of endurance and crash
+	// states, so that the verdict has lifetime and robustness figures.
+	{name: "first", inputs: "testdata/first/*.jsonl", only: []string{MarkdownFile}},
 	// Every recipe, made-up values in the shapes the runner stores.
 	{name: "synthetic", inputs: "testdata/synthetic/*.jsonl", only: []string{HTMLFile, MarkdownFile, ChartsDir}},
 	// One variant measured on two kernels.
