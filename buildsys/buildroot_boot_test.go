@@ -246,16 +246,16 @@ func writeWith(t *testing.T, path string, write func(io.Writer) error) {
 	}
 }
 
-// TestBuildrootPostImageReadmeSpec runs the post-image script as a
+// TestBuildrootPostImageFirstSpec runs the post-image script as a
 // BeagleBone Black's defconfig would, with its genimage -c argument
 // first, over a BINARIES_DIR of real files (Debian's armhf kernel and the
 // board's device tree, MLO and u-boot.img from Debian's u-boot-omap, a
-// busybox root filesystem) with the README's spec. QEMU has no AM335x
+// busybox root filesystem) with docs/first-spec.md's spec. QEMU has no AM335x
 // machine: the image is read back as the boot ROM and U-Boot would read
 // it, its FAT partition active and first, with MLO, u-boot.img, the
 // kernel, the device tree and an extlinux.conf holding the variant's
 // bootargs.
-func TestBuildrootPostImageReadmeSpec(t *testing.T) {
+func TestBuildrootPostImageFirstSpec(t *testing.T) {
 	a := arch.ARM
 	for _, tool := range []string{"mkdosfs", "mcopy", "mtype", "mke2fs", "e2fsck", "sfdisk", "fakeroot", "apt-get"} {
 		testenv.Tool(t, tool)
@@ -275,7 +275,7 @@ func TestBuildrootPostImageReadmeSpec(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	spec := readmeSpec(t)
+	spec := firstSpec(t)
 	if err := os.WriteFile(board+"/board.fsb.hcl", []byte(spec), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -353,22 +353,38 @@ func TestBuildrootPostImageReadmeSpec(t *testing.T) {
 		t.Errorf("extlinux.conf:\n%s\nbootargs %q", conf, bootargs)
 	}
 	if !strings.Contains(string(out), "FSB_VAR_rootfs_tar is set, and the spec declares no variable \"rootfs_tar\": ignored") {
-		t.Errorf("the build does not say it ignored rootfs_tar, which the README's spec does not declare:\n%s", out)
+		t.Errorf("the build does not say it ignored rootfs_tar, which docs/first-spec.md's spec does not declare:\n%s", out)
 	}
 }
 
-// readmeSpec is the spec of the README's "A spec in five minutes".
+// firstSpec is the spec of docs/first-spec.md, "A spec in five minutes":
+// a BeagleBone Black's eMMC from a Buildroot build.
+func firstSpec(t *testing.T) string {
+	t.Helper()
+	spec := docSpec(t, "../docs/first-spec.md", "# A spec in five minutes")
+	if !strings.Contains(spec, "beaglebone-black") {
+		t.Fatalf("docs/first-spec.md's spec is not the BeagleBone's:\n%s", spec)
+	}
+	return spec
+}
+
+// readmeSpec is the README's minimal spec, which runs in QEMU as it is.
 func readmeSpec(t *testing.T) string {
 	t.Helper()
-	readme := readFile(t, "../README.md")
-	_, after, ok := strings.Cut(readme, "## A spec in five minutes")
+	return docSpec(t, "../README.md", "## A minimal spec")
+}
+
+// docSpec is the first ```hcl block after heading in the Markdown file.
+func docSpec(t *testing.T, path, heading string) string {
+	t.Helper()
+	_, after, ok := strings.Cut("\n"+readFile(t, path), "\n"+heading+"\n")
 	if !ok {
-		t.Fatal("the README has no \"A spec in five minutes\"")
+		t.Fatalf("%s has no %q", path, heading)
 	}
 	_, after, _ = strings.Cut(after, "```hcl\n")
 	spec, _, ok := strings.Cut(after, "```")
-	if !ok || !strings.Contains(spec, "beaglebone-black") {
-		t.Fatalf("the README's spec is not the BeagleBone's:\n%s", spec)
+	if !ok {
+		t.Fatalf("%s has no spec under %q", path, heading)
 	}
 	return spec
 }

@@ -2,6 +2,7 @@ package buildsys
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -229,16 +230,18 @@ func TestYoctoDocWalkthrough(t *testing.T) {
 }
 
 // TestPlanningEveryExample runs what buildvars and kconfig run, for both
-// build systems, on every example and on the README's spec, before any
-// build output exists: a planning load, which lists what the build must
-// provide instead of failing on it.
+// build systems, on every example and on the specs of the README and of
+// docs/first-spec.md, before any build output exists: a planning load,
+// which lists what the build must provide instead of failing on it.
 func TestPlanningEveryExample(t *testing.T) {
 	specs, _ := filepath.Glob("../examples/*.fsb.hcl")
-	readme := filepath.Join(t.TempDir(), "board.fsb.hcl")
-	if err := os.WriteFile(readme, []byte(readmeSpec(t)), 0o644); err != nil {
-		t.Fatal(err)
+	for i, spec := range []string{readmeSpec(t), firstSpec(t)} {
+		path := filepath.Join(t.TempDir(), fmt.Sprintf("doc%d.fsb.hcl", i))
+		if err := os.WriteFile(path, []byte(spec), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		specs = append(specs, path)
 	}
-	specs = append(specs, readme)
 	if len(specs) < 5 {
 		t.Fatalf("only %d specs", len(specs))
 	}
