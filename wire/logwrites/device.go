@@ -365,7 +365,11 @@ func binomial(n, j int) int64 {
 func (s *Space) Choose(budget int) ([]State, string) {
 	p := int64(len(s.Prefix))
 	if s.Total <= int64(budget) {
-		return s.ordered(s.spread(p), nil), "every state"
+		all := make(map[int64]bool, s.Total-p)
+		for i := range s.Total - p {
+			all[i] = true
+		}
+		return s.ordered(s.spread(p), all), "every state"
 	}
 	kp := min(p, int64(budget))
 	if s.Total > p && kp > int64(budget)/2 && int64(budget) > 1 {
