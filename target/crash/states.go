@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -546,7 +547,13 @@ func (c *crashCampaign) outcome(sc *crashScratch, space *logwrites.Space, chosen
 		out.Metric("data."+class, float64(t.data[class]), "states")
 	}
 	out.Metric("states", float64(space.Total), "")
-	out.Metric("states_possible", space.Possible, "")
+	if math.IsInf(space.Possible, 1) {
+		// 2^n of a window of 1,024 writes or more.
+		out.Metric("states_possible", math.MaxFloat64, "")
+		out.Attr("states_possible", "more than 1.8e308")
+	} else {
+		out.Metric("states_possible", space.Possible, "")
+	}
 	out.Metric("states_checked", float64(t.checked), "")
 	out.Metric("states_mount_refused", float64(t.refused), "")
 	out.Metric("states_skipped", float64(space.Total-int64(t.checked)), "")

@@ -8,7 +8,12 @@
 // knowing the runner.
 package measure
 
-import "github.com/fsbench/fsbench/wire/resultframe"
+import (
+	"math"
+	"strconv"
+
+	"github.com/fsbench/fsbench/wire/resultframe"
+)
 
 // Set is a collection of metrics, in the order they were added, and
 // attributes.
@@ -23,6 +28,11 @@ type Set struct {
 //
 //go:noinline
 func (s *Set) Metric(name string, v float64, unit string) {
+	if math.IsInf(v, 0) || math.IsNaN(v) {
+		// JSON has no such number: the result's frame would not encode.
+		s.Attr("not_finite."+name, strconv.FormatFloat(v, 'g', -1, 64))
+		return
+	}
 	s.Metrics = append(s.Metrics, resultframe.Metric{Name: name, Value: v, Unit: unit})
 }
 

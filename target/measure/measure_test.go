@@ -1,6 +1,8 @@
 package measure
 
 import (
+	"encoding/json"
+	"math"
 	"reflect"
 	"testing"
 
@@ -26,5 +28,24 @@ func TestSetAdd(t *testing.T) {
 	empty.Add(Set{})
 	if empty.Attrs != nil || empty.Metrics != nil {
 		t.Errorf("adding nothing made %+v", empty)
+	}
+}
+
+// A value JSON cannot carry is kept as an attribute, so that the
+// result's frame still encodes.
+func TestNotFiniteMetric(t *testing.T) {
+	var s Set
+	s.Metric("states_possible", math.Inf(1), "")
+	s.Metric("ratio", math.NaN(), "x")
+	s.Metric("states", 12, "")
+	if len(s.Metrics) != 1 || s.Metrics[0].Name != "states" {
+		t.Errorf("metrics %+v, want only states", s.Metrics)
+	}
+	if s.Attrs["not_finite.states_possible"] != "+Inf" || s.Attrs["not_finite.ratio"] != "NaN" {
+		t.Errorf("attrs %v", s.Attrs)
+	}
+	f := resultframe.Result{Recipe: "crash_states", Status: resultframe.StatusOK, Metrics: s.Metrics, Attrs: s.Attrs}
+	if _, err := json.Marshal(f); err != nil {
+		t.Errorf("the result does not encode: %v", err)
 	}
 }
