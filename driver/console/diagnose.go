@@ -57,6 +57,7 @@ var fatal = []struct {
 	{regexp.MustCompile(`No filesystem could mount root, tried:`), "no filesystem driver in the kernel could mount the root device (is rootfstype's driver built in, or its module in the initramfs?)", false},
 	{regexp.MustCompile(`VFS: Unable to mount root fs|VFS: Cannot open root device`), "the kernel could not mount the root filesystem (does root= name the right partition, and is its filesystem's driver there?)", false},
 	{regexp.MustCompile(`fsbench-init: error: `), "fsbench's initramfs could not start the root filesystem", false},
+	{regexp.MustCompile(`fsbench-runner: error: `), "the runner stopped with an error and cannot go on with the plan", false},
 	{regexp.MustCompile(`No working init found|Requested init \S+ failed`), "the root filesystem has no init the kernel can start", true},
 	{kernelPanic, "the kernel panicked before it mounted the root filesystem", true},
 }

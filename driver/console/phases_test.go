@@ -152,6 +152,8 @@ func TestFollowDiagnosesFailedBoots(t *testing.T) {
 		{"initramfs", kernel + "[    3.0] fsbench-init: error: mounting /dev/vda1 on /newroot (f2fs) failed: no such device\r\n",
 			"initramfs could not start", "no such device"},
 		{"panic before root", kernel + "[    3.0] Kernel panic - not syncing: Oops\r\n", "panicked before", "Oops"},
+		{"runner error", kernel + "[    2.0] VFS: Mounted root (ext4 filesystem) on device 254:2.\r\n" +
+			"fsbench-runner: error: json: unsupported value: +Inf\r\n", "runner stopped with an error", "unsupported value"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			sum, err := Follow(context.Background(), strings.NewReader(tc.console), Options{Idle: 20 * time.Millisecond})

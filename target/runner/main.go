@@ -87,7 +87,9 @@ func mainRun(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "fsbench-runner: stopped; the next start resumes")
 			return 7
 		}
-		fmt.Fprintln(stderr, "fsbench-runner:", err)
+		// The host ends the variant on this line (driver/console's
+		// fatal lines) rather than wait for a plan that cannot go on.
+		fmt.Fprintln(stderr, "fsbench-runner: error:", err)
 		return 1
 	}
 	return 0
