@@ -113,6 +113,13 @@ func (b *builder) rootLayers(ctx context.Context, p *plan.Plan, v plan.Variant, 
 	m.Payload = &PayloadManifest{Runner: filepath.Base(bin), RunnerSHA256: sum, Steps: len(rp.Steps),
 		Overlay: "payload", Tarball: "payload.tar"}
 	layers[root.UUID] = append(layers[root.UUID], tarPath)
+	upd, err := b.updateLayer(ctx, rp, work)
+	if err != nil {
+		return nil, err
+	}
+	if upd != "" {
+		layers[root.UUID] = append(layers[root.UUID], upd)
+	}
 	return layers, nil
 }
 

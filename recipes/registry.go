@@ -28,6 +28,7 @@ var catalogue = []struct {
 	{"endurance", newEndurance},
 	{"power_loss", newPowerLoss},
 	{"dm_flakey", newDMFlakey},
+	{"update", newUpdate},
 	{"crash_states", newCrashStates},
 }
 

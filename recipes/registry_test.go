@@ -12,7 +12,7 @@ import (
 
 var wantNames = []string{
 	"boot_time", "crash_states", "dd_sweep", "dm_flakey", "endurance", "fio", "flash_info", "fsck_time", "fsync_latency",
-	"mkfs_stats", "mount_time", "power_loss", "small_files", "sqlite_tps",
+	"mkfs_stats", "mount_time", "power_loss", "small_files", "sqlite_tps", "update",
 }
 
 func TestNamesSortedAndComplete(t *testing.T) {
@@ -99,6 +99,7 @@ func TestRecipeFlags(t *testing.T) {
 		"power_loss":    {OnDevice, true, true, false, false},
 		"dm_flakey":     {OnDevice, false, true, false, false},
 		"crash_states":  {OnDevice, true, true, false, false},
+		"update":        {OnDevice, true, true, false, false},
 		"endurance":     {OnFilesystem, false, false, false, false},
 		"flash_info":    {OnFilesystem, false, false, false, true},
 	}
@@ -142,7 +143,7 @@ func TestDefaultsRoundTripThroughConvert(t *testing.T) {
 		p := r.Defaults()
 		for _, f := range r.Fields {
 			if f.Required && f.Kind == fields.Partition {
-				p[f.Name] = "log" // what the spec decoder gives for partition.log
+				p[f.Name] = f.Name // what the spec decoder gives for partition.<field>
 			}
 		}
 		if probs := r.Validate(p); len(probs) != 0 {

@@ -35,6 +35,10 @@ type Needs struct {
 	// apply to a filesystem that has none (nilfs2): the plan says so,
 	// and the test is reported as not applicable, never as failed.
 	CheckerOnly bool
+	// UpdateBundle: the host makes, for each case, the old and the new
+	// image of an A/B update, a RAUC bundle of the new one signed with a
+	// key made for the test, and puts them in the root filesystem.
+	UpdateBundle bool
 	// Kernel lists the kernel features the test uses.
 	Kernel []KernelNeed
 }

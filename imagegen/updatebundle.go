@@ -1,0 +1,256 @@
+package imagegen
+
+import (
+	"archive/tar"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/fsbench/fsbench/internal/atomicfile"
+	"github.com/fsbench/fsbench/recipes"
+	"github.com/fsbench/fsbench/wire/runplan"
+	"github.com/fsbench/fsbench/wire/ubootenv"
+)
+
+// An update test (recipes' Needs.UpdateBundle) needs, in the root
+// filesystem, what the board's update would bring: the image the board
+// runs (old), the image it updates to (new), and a RAUC bundle of the
+// new one, signed with a key made for the test by openssl, with the
+// certificate RAUC checks it against. The images are made of sectors that
+// each name their image and their place, so that old and new differ in
+// every sector and a slot caught half-written matches neither. The key
+// and the bundle's signature are the only bytes of a build that are not
+// reproducible: openssl draws the key, and the signature carries its
+// time.
+
+// updateLayer writes the tarball of every update case's files, "" when
+// the plan has none.
+func (b *builder) updateLayer(ctx context.Context, rp *runplan.Plan, work string) (string, error) {
+	var steps []runplan.Step
+	for _, s := range rp.Steps {
+		if rec, ok := recipes.Lookup(s.Recipe); ok && rec.Needs.UpdateBundle {
+			steps = append(steps, s)
+		}
+	}
+	if len(steps) == 0 {
+		return "", nil
+	}
+	out := filepath.Join(work, "update.tar")
+	err := atomicfile.WriteFunc(out, 0o644, func(w io.Writer) error {
+		tw := tar.NewWriter(w)
+		dirs := map[string]bool{}
+		for i, s := range steps {
+			size, err := s.Params.Int("image_size")
+			if err != nil {
+				return err
+			}
+			caseDir := filepath.Join(work, "update", fmt.Sprint(i))
+			files, err := makeUpdateFiles(ctx, caseDir, s.Test+"/"+s.Case, size)
+			if err == nil {
+				err = updateEnvAndScript(caseDir, s.Params, files)
+			}
+			if err != nil {
+				return fmt.Errorf("test %q case %s: the update's bundle: %w", s.Test, s.Case, err)
+			}
+			if err := tarFiles(tw, strings.TrimPrefix(runplan.UpdateCaseDir(s.Test, s.Case), "/"), files, dirs, b.opts.Epoch); err != nil {
+				return err
+			}
+		}
+		return tw.Close()
+	})
+	return out, err
+}
+
+// makeUpdateFiles makes a case's files in dir and returns their paths by
+// name.
+func makeUpdateFiles(ctx context.Context, dir, name string, size int64) (map[string]string, error) {
+	bundleDir := filepath.Join(dir, "bundle")
+	if err := os.MkdirAll(bundleDir, 0o755); err != nil {
+		return nil, err
+	}
+	files := map[string]string{}
+	for _, f := range []struct{ file, version string }{{runplan.UpdateOldImage, "1"}, {runplan.UpdateNewImage, "2"}} {
+		p := filepath.Join(dir, f.file)
+		if err := os.WriteFile(p, updateImage(name, f.version, size), 0o644); err != nil {
+			return nil, err
+		}
+		files[f.file] = p
+	}
+	key, cert := filepath.Join(dir, "key.pem"), filepath.Join(dir, runplan.UpdateCert)
+	if err := hostTool(ctx, "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
+		"-subj", "/CN=fsbench update test", "-days", "36500"); err != nil {
+		return nil, err
+	}
+	files[runplan.UpdateCert] = cert
+	manifest := fmt.Sprintf("[update]\ncompatible=%s\nversion=2\n\n[bundle]\nformat=plain\n\n[image.rootfs]\nfilename=rootfs.img\n", runplan.UpdateCompatible)
+	if err := os.WriteFile(filepath.Join(bundleDir, "manifest.raucm"), []byte(manifest), 0o644); err != nil {
+		return nil, err
+	}
+	if err := os.Link(files[runplan.UpdateNewImage], filepath.Join(bundleDir, "rootfs.img")); err != nil {
+		return nil, err
+	}
+	bundle := filepath.Join(dir, runplan.UpdateBundle)
+	os.Remove(bundle)
+	if err := hostTool(ctx, "rauc", "bundle", "--cert="+cert, "--key="+key, bundleDir, bundle); err != nil {
+		return nil, err
+	}
+	files[runplan.UpdateBundle] = bundle
+	return files, nil
+}
+
+// updateImage is one image of size bytes: each 512-byte sector says which
+// image it belongs to and where it lies, then a filler byte of its own.
+func updateImage(name, version string, size int64) []byte {
+	out := make([]byte, size)
+	for off := int64(0); off < size; off += 512 {
+		sec := out[off:min(off+512, size)]
+		head := fmt.Sprintf("fsbench update image %s version %s sector %d\n", name, version, off/512)
+		k := copy(sec, head)
+		fill := byte(off/512) ^ version[0]
+		for i := k; i < len(sec); i++ {
+			sec[i] = fill
+		}
+	}
+	return out
+}
+
+// hostTool runs a program of the build host, its output the error's
+// when it fails.
+func hostTool(ctx context.Context, name string, args ...string) error {
+	if _, err := exec.LookPath(name); err != nil {
+		return fmt.Errorf("%s is not on this host (Debian's package %s; scripts/test.sh installs it)", name, name)
+	}
+	out, err := exec.CommandContext(ctx, name, args...).CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("%s %s: %v: %s", name, strings.Join(args, " "), err, bytes.TrimSpace(out))
+	}
+	return nil
+}
+
+// tarFiles writes files into dir of the archive, owned by root, their
+// times the build's epoch.
+func tarFiles(tw *tar.Writer, dir string, files map[string]string, dirs map[string]bool, epoch int64) error {
+	mtime := time.Unix(epoch, 0)
+	var parents []string
+	for d := dir; d != "." && d != "/" && !dirs[d]; d = path.Dir(d) {
+		parents = append([]string{d}, parents...)
+		dirs[d] = true
+	}
+	for _, d := range parents {
+		if err := tw.WriteHeader(&tar.Header{Typeflag: tar.TypeDir, Name: d + "/", Mode: 0o755, ModTime: mtime, Format: tar.FormatPAX}); err != nil {
+			return err
+		}
+	}
+	for _, name := range []string{runplan.UpdateBundle, runplan.UpdateCert, runplan.UpdateEnvImage, runplan.UpdateNewImage, runplan.UpdateOldImage, runplan.UpdateScript} {
+		f, err := os.Open(files[name])
+		if err != nil {
+			return err
+		}
+		fi, err := f.Stat()
+		if err == nil {
+			err = tw.WriteHeader(&tar.Header{Typeflag: tar.TypeReg, Name: dir + "/" + name, Mode: int64(fi.Mode().Perm()), Size: fi.Size(), ModTime: mtime, Format: tar.FormatPAX})
+		}
+		if err == nil {
+			_, err = io.Copy(tw, f)
+		}
+		f.Close()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// updateEnvAndScript makes the factory environment (with redundancy the
+// first copy current, flags 1 over 0) and the script that runs RAUC.
+func updateEnvAndScript(dir string, p runplan.Params, files map[string]string) error {
+	size, err := p.Int("env_size")
+	if err != nil {
+		return err
+	}
+	redundant, err := p.Bool("env_redundant")
+	if err != nil {
+		return err
+	}
+	copies := 1
+	if redundant {
+		copies = 2
+	}
+	var env []byte
+	for i := range copies {
+		c, err := ubootenv.Encode(runplan.UpdateFactoryEnv(), int(size), redundant, byte(1-i))
+		if err != nil {
+			return err
+		}
+		env = append(env, c...)
+	}
+	files[runplan.UpdateEnvImage] = filepath.Join(dir, runplan.UpdateEnvImage)
+	files[runplan.UpdateScript] = filepath.Join(dir, runplan.UpdateScript)
+	if err := os.WriteFile(files[runplan.UpdateEnvImage], env, 0o644); err != nil {
+		return err
+	}
+	return os.WriteFile(files[runplan.UpdateScript], []byte(raucScript), 0o755)
+}
+
+// raucScript installs the case's bundle as a board's updater does: RAUC's
+// service on a D-Bus system bus of its own, slot A booted, its U-Boot
+// backend running fw_setenv with the /etc/fw_env.config the runner
+// wrote. The runner gives the places in the environment; nothing of the
+// spec is written into the script.
+const raucScript = `#!/bin/sh
+set -e
+run=/run/fsbench-update
+mkdir -p "$run/mnt"
+rm -f "$run/bus.sock"
+cat >"$run/system.conf" <<EOF
+[system]
+compatible=` + runplan.UpdateCompatible + `
+bootloader=uboot
+mountprefix=$run/mnt
+statusfile=$run/status.raucs
+
+[keyring]
+path=$FSBENCH_DIR/` + runplan.UpdateCert + `
+
+[slot.rootfs.0]
+device=$FSBENCH_SLOT_A
+type=raw
+bootname=A
+
+[slot.rootfs.1]
+device=$FSBENCH_SLOT_B
+type=raw
+bootname=B
+EOF
+cat >"$run/bus.conf" <<EOF
+<busconfig><type>system</type><listen>unix:path=$run/bus.sock</listen><auth>EXTERNAL</auth>
+<policy context="default"><allow user="*"/><allow own="*"/><allow send_destination="*"/><allow receive_sender="*"/></policy></busconfig>
+EOF
+dbus-daemon --config-file="$run/bus.conf" --nofork --nopidfile &
+bus=$!
+svc=
+trap 'kill $svc $bus 2>/dev/null || true' EXIT
+export DBUS_SYSTEM_BUS_ADDRESS="unix:path=$run/bus.sock"
+i=0
+until [ -S "$run/bus.sock" ]; do
+	i=$((i + 1))
+	[ $i -lt 60 ] || { echo "dbus-daemon made no socket" >&2; exit 1; }
+	sleep 1
+done
+rauc service --conf="$run/system.conf" --override-boot-slot=A &
+svc=$!
+i=0
+until rauc status --conf="$run/system.conf" >/dev/null 2>&1; do
+	i=$((i + 1))
+	[ $i -lt 60 ] || { echo "rauc service did not answer" >&2; exit 1; }
+	sleep 1
+done
+rauc install --conf="$run/system.conf" "$FSBENCH_BUNDLE"
+`

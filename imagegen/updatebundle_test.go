@@ -1,0 +1,49 @@
+package imagegen
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fsbench/fsbench/internal/testenv"
+	"github.com/fsbench/fsbench/wire/runplan"
+)
+
+// TestUpdateFilesMakeABundleRAUCAccepts: the bundle an update test
+// carries is one Debian's RAUC verifies against the certificate beside
+// it, for fsbench's compatible, holding the new image; the old and the
+// new image differ in every sector.
+func TestUpdateFilesMakeABundleRAUCAccepts(t *testing.T) {
+	testenv.Tools(t, "rauc", "openssl", "mksquashfs")
+	dir := t.TempDir()
+	files, err := makeUpdateFiles(context.Background(), dir, "u/single", 64<<10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := testenv.Run(t, "", "rauc", "info", "--keyring="+files[runplan.UpdateCert], "--output-format=shell", files[runplan.UpdateBundle])
+	for _, want := range []string{"RAUC_MF_COMPATIBLE='" + runplan.UpdateCompatible + "'", "RAUC_IMAGE_NAME_0='rootfs.img'", "RAUC_IMAGE_SIZE_0=65536"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("rauc info lacks %s:\n%s", want, out)
+		}
+	}
+	old, _ := os.ReadFile(files[runplan.UpdateOldImage])
+	nu, _ := os.ReadFile(files[runplan.UpdateNewImage])
+	if len(old) != 64<<10 || len(nu) != len(old) {
+		t.Fatalf("images of %d and %d bytes", len(old), len(nu))
+	}
+	for off := 0; off < len(old); off += 512 {
+		if bytes.Equal(old[off:off+512], nu[off:off+512]) {
+			t.Fatalf("sector %d is the same in both images", off/512)
+		}
+	}
+	if _, err := makeUpdateFiles(context.Background(), filepath.Join(dir, "again"), "u/single", 64<<10); err != nil {
+		t.Fatal(err)
+	}
+	again, _ := os.ReadFile(filepath.Join(dir, "again", runplan.UpdateNewImage))
+	if !bytes.Equal(again, nu) {
+		t.Error("the new image differs between two builds")
+	}
+}

@@ -1,0 +1,218 @@
+package crash
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/fsbench/fsbench/target/devmapper"
+	"github.com/fsbench/fsbench/target/step"
+	"github.com/fsbench/fsbench/wire/logwrites"
+	"github.com/fsbench/fsbench/wire/runplan"
+	"github.com/fsbench/fsbench/wire/ubootenv"
+)
+
+// The boot classes of a state, from the best.
+const (
+	BootOld      = "OldSlot"
+	BootNew      = "NewSlot"
+	BootFallback = "Fallback"
+	BootBricked  = "Bricked"
+)
+
+// bootState is how a state boots.
+type bootState struct {
+	Boot    string
+	Why     string // how the boot was decided
+	Invalid int    // environment copies whose CRC fails
+	NoEnv   bool   // none is valid: U-Boot's default environment
+}
+
+// bootPass judges the boot of every state the replay judged: it replays
+// the log again and, in a snapshot of each state, reads what U-Boot
+// would (no mount: it is quick), and adds the counts to out.
+func (u *updateCampaign) bootPass(sc *crashScratch, out *step.Outcome) error {
+	e := u.e
+	points := logwrites.Points{Flush: true, FUA: true, Marks: e.P.Bool("at_marks"), EveryWrite: int(e.P.Int("every_write"))}
+	dev, maxStates := deviceModel(e.P), int(e.P.Int("max_states"))
+	l, f, fsAt, err := u.verifiedLog(sc)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	points.From = fsAt + 1
+	chosen, _ := l.Space(points, dev).Choose(maxStates)
+	done, err := readStateResults(crashResultsPath(e))
+	if err != nil {
+		return err
+	}
+	ws, err := u.startWorkers(l, e.P.String("replay_on"), 1, sc.LogBytes, -1)
+	if err != nil {
+		return err
+	}
+	w := ws[0]
+	defer w.close()
+	counts := map[string]int{}
+	invalid, none := 0, 0
+	var last bootState
+	firstBad := true
+	for _, st := range chosen {
+		if r, ok := done[st.N]; !ok || r.Skipped != "" {
+			continue
+		}
+		if err := w.advance(st.Applied); err != nil {
+			return err
+		}
+		b, err := u.bootOf(w, st)
+		if err != nil {
+			return err
+		}
+		counts[b.Boot]++
+		invalid += min(b.Invalid, 1)
+		if b.NoEnv {
+			none++
+		}
+		if b.Boot != BootOld && b.Boot != BootNew && firstBad {
+			firstBad = false
+			out.Attr("first_bad_boot_state", fmt.Sprintf("%d (%s, %s)", st.Applied, l.Entries[st.Marks()-1], st.Beyond))
+			out.Attr("first_bad_boot", b.Boot+": "+b.Why)
+		}
+		last = b
+	}
+	for _, class := range []string{BootOld, BootNew, BootFallback, BootBricked} {
+		out.Metric("boot."+class, float64(counts[class]), "states")
+	}
+	out.Metric("env_copy_invalid", float64(invalid), "states")
+	out.Metric("env_none_valid", float64(none), "states")
+	if u.updateTime > 0 {
+		out.Metric("update_time", u.updateTime, "s")
+	}
+	out.Attr("updater", u.updater)
+	out.Attr("last_state_boot", last.Boot+": "+last.Why)
+	e.Logf("%s: boots: %d old, %d new, %d fallback, %d bricked", e.Step.ID(), counts[BootOld], counts[BootNew], counts[BootFallback], counts[BootBricked])
+	return nil
+}
+
+// bootOf judges one state in a snapshot of the replayed medium, with
+// what the device model's state holds beyond its prefix.
+func (u *updateCampaign) bootOf(w *stateWorker, st logwrites.State) (bootState, error) {
+	var b bootState
+	snap, err := devmapper.Create(w.snapName, crashNodeDir, []devmapper.Target{w.snapshot})
+	if err != nil {
+		return b, err
+	}
+	defer snap.Remove()
+	if err := w.beyond(st, snap.Node); err != nil {
+		return b, err
+	}
+	return b, u.judgeBoot(snap.Node, &b)
+}
+
+// judgeBoot reads the environment U-Boot would, follows RAUC's boot
+// logic to a slot, and compares the slot with the two images.
+func (u *updateCampaign) judgeBoot(node string, s *bootState) error {
+	f, err := os.Open(node)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	env := u.regions[regEnv]
+	var copies [2]ubootenv.Copy
+	n := 1
+	if u.redundant {
+		n = 2
+	}
+	buf := make([]byte, u.envSize)
+	for i := range n {
+		if _, err := f.ReadAt(buf, env.off+u.envOff+int64(i)*u.envSize); err != nil {
+			return fmt.Errorf("reading the environment: %w", err)
+		}
+		if copies[i] = ubootenv.Parse(buf, u.redundant); !copies[i].Valid {
+			s.Invalid++
+		}
+	}
+	cur, which := ubootenv.Current(copies[0], copies[1])
+	vars := cur.Vars
+	if s.NoEnv = which < 0; s.NoEnv {
+		vars = runplan.UpdateFactoryEnv()
+		s.Why = "no valid environment copy: U-Boot's default environment"
+	} else {
+		s.Why = fmt.Sprintf("environment copy %d (flags %d)", which, cur.Flags)
+	}
+	slot, why := bootSlot(vars)
+	s.Why += ": " + why
+	if slot < 0 {
+		s.Boot = BootBricked
+		return nil
+	}
+	img, err := u.slotImage(f, u.regions[regA+slot])
+	if err != nil {
+		return err
+	}
+	s.Why += "; its bytes are " + img
+	switch {
+	case img != "the old image" && img != "the new image":
+		s.Boot = BootBricked
+	case which < 0:
+		s.Boot = BootFallback
+	case img == "the old image":
+		s.Boot = BootOld
+	default:
+		s.Boot = BootNew
+	}
+	return nil
+}
+
+// bootSlot is RAUC's U-Boot boot logic: the first slot of BOOT_ORDER
+// whose BOOT_<slot>_LEFT is above 0 boots (0 for A, 1 for B, -1 none).
+func bootSlot(vars map[string]string) (int, string) {
+	order := vars["BOOT_ORDER"]
+	for _, name := range strings.Fields(order) {
+		i := strings.Index("AB", name)
+		if len(name) != 1 || i < 0 {
+			continue
+		}
+		if left, err := strconv.Atoi(vars["BOOT_"+name+"_LEFT"]); err == nil && left > 0 {
+			return i, fmt.Sprintf("BOOT_ORDER %q boots %s (%d attempts left)", order, name, left)
+		}
+	}
+	return -1, fmt.Sprintf("no slot of BOOT_ORDER %q has attempts left (A %q, B %q)", order, vars["BOOT_A_LEFT"], vars["BOOT_B_LEFT"])
+}
+
+// slotImage says which image the slot's first image_size bytes are.
+func (u *updateCampaign) slotImage(dev *os.File, r *updRegion) (string, error) {
+	var imgs [2]*os.File
+	for i, name := range []string{runplan.UpdateOldImage, runplan.UpdateNewImage} {
+		f, err := os.Open(filepath.Join(u.dir, name))
+		if err != nil {
+			return "", err
+		}
+		defer f.Close()
+		imgs[i] = f
+	}
+	same := [2]bool{true, true}
+	a, b := make([]byte, 1<<20), make([]byte, 1<<20)
+	for off := int64(0); off < u.imgSize && (same[0] || same[1]); off += int64(len(a)) {
+		k := min(int64(len(a)), u.imgSize-off)
+		if _, err := dev.ReadAt(a[:k], r.off+off); err != nil && err != io.EOF {
+			return "", err
+		}
+		for i, img := range imgs {
+			if _, err := img.ReadAt(b[:k], off); err != nil && err != io.EOF {
+				return "", err
+			}
+			same[i] = same[i] && bytes.Equal(a[:k], b[:k])
+		}
+	}
+	switch {
+	case same[0]:
+		return "the old image", nil
+	case same[1]:
+		return "the new image", nil
+	}
+	return "neither image (a mixed slot)", nil
+}

@@ -1,0 +1,55 @@
+package runplan
+
+import "strings"
+
+// What the host puts in the root filesystem for each case of an update
+// test, and the runner reads there: the old image, which the runner
+// writes into slot A before the update, the new one, the RAUC bundle of
+// the new one, the certificate it is signed with (the keyring of RAUC's
+// system.conf), the factory environment, and the script that runs RAUC.
+const (
+	UpdateDir        = "/var/lib/fsbench/update"
+	UpdateOldImage   = "old.img"
+	UpdateNewImage   = "new.img"
+	UpdateBundle     = "update.raucb"
+	UpdateCert       = "cert.pem"
+	UpdateEnvImage   = "env.img"        // the factory environment, its copies from env_offset
+	UpdateScript     = "rauc.sh"        // runs RAUC's service and `rauc install`
+	UpdateCompatible = "fsbench-update" // the bundle's and the system's compatible
+)
+
+// UpdateCaseDir is the directory of a case's files: one path element
+// made of the test's and the case's names.
+func UpdateCaseDir(test, caseName string) string {
+	name := strings.Map(func(r rune) rune {
+		if r == '/' || r == 0 || r == ' ' {
+			return '_'
+		}
+		return r
+	}, test+"-"+caseName)
+	return UpdateDir + "/" + name
+}
+
+// UpdateFactoryEnv is the environment a board leaves the factory with,
+// and U-Boot's built-in default: slot B empty, so BOOT_ORDER names slot A
+// alone and B has no attempts; the boot script is RAUC's U-Boot logic
+// (the first slot of BOOT_ORDER with attempts left boots, one attempt
+// spent each boot). It spans a few sectors, as a board's does, so that
+// a write that adds a variable changes more than the first sector.
+func UpdateFactoryEnv() map[string]string {
+	return map[string]string{
+		"BOOT_ORDER":  "A",
+		"BOOT_A_LEFT": "3",
+		"bootdelay":   "2",
+		"baudrate":    "115200",
+		"boot_linux":  "load mmc 0:${rauc_part} ${kernel_addr_r} /boot/Image; load mmc 0:${rauc_part} ${fdt_addr_r} /boot/board.dtb; booti ${kernel_addr_r} - ${fdt_addr_r}",
+		"bootcmd": "test -n \"${BOOT_ORDER}\" || setenv BOOT_ORDER \"A B\"; test -n \"${BOOT_A_LEFT}\" || setenv BOOT_A_LEFT 3; " +
+			"test -n \"${BOOT_B_LEFT}\" || setenv BOOT_B_LEFT 3; setenv bootargs; " +
+			"for BOOT_SLOT in \"${BOOT_ORDER}\"; do if test \"x${bootargs}\" != \"x\"; then echo skip ${BOOT_SLOT}; " +
+			"elif test \"x${BOOT_SLOT}\" = \"xA\"; then if test ${BOOT_A_LEFT} -gt 0; then setexpr BOOT_A_LEFT ${BOOT_A_LEFT} - 1; " +
+			"setenv rauc_part 2; setenv bootargs \"root=PARTLABEL=slot_a rauc.slot=A\"; fi; " +
+			"elif test \"x${BOOT_SLOT}\" = \"xB\"; then if test ${BOOT_B_LEFT} -gt 0; then setexpr BOOT_B_LEFT ${BOOT_B_LEFT} - 1; " +
+			"setenv rauc_part 3; setenv bootargs \"root=PARTLABEL=slot_b rauc.slot=B\"; fi; fi; done; " +
+			"if test -n \"${bootargs}\"; then saveenv; run boot_linux; else echo no slot has attempts left; reset; fi",
+	}
+}
