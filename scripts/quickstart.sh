@@ -7,7 +7,7 @@
 # Usage: scripts/quickstart.sh [--thorough] [extra fsbench run flags]
 #   --thorough  runs examples/thorough.fsb.hcl into out/thorough instead
 #               of examples/quickstart.fsb.hcl into out/quickstart: reads,
-#               mount time, three to five runs a case, four crash workloads
+#               mount time, three to five runs a case, three crash workloads
 #
 # Two variants run at once, each guest with one vCPU: one per core of a
 # 2-core machine, where under TCG every vCPU is a busy host thread.
