@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -180,5 +181,33 @@ func TestStateResultsResume(t *testing.T) {
 	}
 	if len(got) != 3 || got[3].Consistency != ConsClean || got[3].Applied != 30 {
 		t.Errorf("resumed %v", got)
+	}
+}
+
+// Between a churn removal's unlink and the mark of its durable removal,
+// the file may be gone or still there: neither loses synced data. After
+// the mark, a file that is back is LostSynced.
+func TestChurnRemovalInFlight(t *testing.T) {
+	w := &crashWorkload{kind: "churn", ops: 3, size: 6000, pat: workload.Pattern{Salt: "salt/churn"}}
+	dir, marks := runWorkload(t, w)
+	u := slices.IndexFunc(marks, func(m string) bool { return strings.HasPrefix(m, markPrefix+"u:") })
+	if u < 0 || u+1 >= len(marks) || !strings.HasPrefix(marks[u+1], markPrefix+"d:") {
+		t.Fatalf("no removal marked before and after its unlink: %v", marks)
+	}
+	name := strings.TrimPrefix(marks[u], markPrefix+"u:")
+	// The file is gone (the workload removed it): the state right after
+	// the unlink mark, before the durable one, is Intact.
+	if rep, _ := w.check(dir, durablesOf(t, marks[:u+1])); rep.Class != DataIntact {
+		t.Errorf("removed before its mark: %s: %v", rep.Class, rep.Problems)
+	}
+	// Back with its synced bytes, as a state that lost the unlink holds it.
+	if err := os.WriteFile(filepath.Join(dir, name), w.pat.Expected(name).At(0, 6000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if rep, _ := w.check(dir, durablesOf(t, marks[:u+1])); rep.Class != DataIntact {
+		t.Errorf("still there before its mark: %s: %v", rep.Class, rep.Problems)
+	}
+	if rep, _ := w.check(dir, durablesOf(t, marks[:u+2])); rep.Class != DataLostSynced {
+		t.Errorf("back after its durable removal: %s, want LostSynced", rep.Class)
 	}
 }

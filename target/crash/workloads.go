@@ -26,6 +26,7 @@ import (
 // state, what the workload had been promised before it.
 //
 //	fsb:s:<name>:<size>   the first size bytes of name are durable
+//	fsb:u:<name>          name is being removed: it may be gone
 //	fsb:d:<name>          the removal of name is durable
 //	fsb:v:<name>:<n>      version n of name is durable (rename)
 //	fsb:t:<db>:<n>        transaction n of the database is durable (sqlite)
@@ -78,6 +79,10 @@ func (d *durables) add(mark string) error {
 		} else {
 			d.versions[name] = max(d.versions[name], int(n))
 		}
+	case "u":
+		// From the unlink to the mark of its durable removal, the file
+		// may be there or not: its synced bytes are no longer owed.
+		delete(d.synced, arg)
 	case "d":
 		delete(d.synced, arg)
 		d.removed[arg] = true
@@ -286,6 +291,9 @@ func (w *crashWorkload) churn(ctx context.Context, dir string, mark marker) erro
 		if n%3 == 0 && len(alive) > 0 {
 			name := alive[0]
 			alive = alive[1:]
+			if err := mark(markPrefix + "u:" + name); err != nil {
+				return err
+			}
 			if err := os.Remove(filepath.Join(dir, name)); err != nil {
 				return err
 			}
