@@ -183,7 +183,6 @@ func axesText(axes []string) string {
 	return " Its axes: " + quoteAll(axes) + "."
 }
 
-// requiredRecipe splits "recipe.name" and looks the recipe up.
 // requiredCriterion checks that a requirement's criterion is one its
 // recipe answers.
 func (d *decoder) requiredCriterion(q *Requirement) {
@@ -206,6 +205,7 @@ func (d *decoder) requiredCriterion(q *Requirement) {
 	}
 }
 
+// requiredRecipe splits "recipe.name" and looks the recipe up.
 func (d *decoder) requiredRecipe(q *Requirement, attr, ref string) (*recipes.Recipe, string) {
 	name, what, ok := strings.Cut(ref, ".")
 	if !ok {
