@@ -222,7 +222,9 @@ func States(ctx context.Context, e *step.Env, iter int) (*step.Outcome, error) {
 }
 
 func crashResultsPath(e *step.Env) string {
-	return filepath.Join(e.StateDir, "crash-"+step.SafeName(e.Step.Test+"-"+e.Step.Case)+".jsonl")
+	// The recipe is in the name: an update test and a crash_states test
+	// may share their test's and case's names.
+	return filepath.Join(e.StateDir, "crash-"+step.SafeName(e.Step.Recipe+"-"+e.Step.Test+"-"+e.Step.Case)+".jsonl")
 }
 
 // linear maps bytes [off, off+n) of dev as a device of its own.

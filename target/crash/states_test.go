@@ -10,8 +10,10 @@ import (
 	"testing"
 
 	"github.com/fsbench/fsbench/internal/testenv"
+	"github.com/fsbench/fsbench/target/step"
 	"github.com/fsbench/fsbench/target/workload"
 	"github.com/fsbench/fsbench/wire/logwrites"
+	"github.com/fsbench/fsbench/wire/runplan"
 )
 
 // runWorkload writes a workload into a fresh directory and returns it with
@@ -209,5 +211,16 @@ func TestChurnRemovalInFlight(t *testing.T) {
 	}
 	if rep, _ := w.check(dir, durablesOf(t, marks[:u+2])); rep.Class != DataLostSynced {
 		t.Errorf("back after its durable removal: %s, want LostSynced", rep.Class)
+	}
+}
+
+// The checked states of an update test and of a crash_states test of the
+// same names go to files of their own.
+func TestResultsFilePerRecipe(t *testing.T) {
+	env := func(recipe string) *step.Env {
+		return &step.Env{StateDir: "/state", Step: runplan.Step{Recipe: recipe, Test: "slots", Case: "fsync"}}
+	}
+	if a, b := crashResultsPath(env("crash_states")), crashResultsPath(env("update")); a == b {
+		t.Errorf("both recipes keep their states in %s", a)
 	}
 }
