@@ -54,7 +54,8 @@ func TestBuildESPAndRoot(t *testing.T) {
 	if len(got) != 2 || got[0] != sized.slots[0] || got[1] != sized.slots[1] {
 		t.Fatalf("sfdisk -J reads %v; systemd-repart writes %v", got, sized.slots)
 	}
-	esp, rootfs := cut(t, img, got[0], dir, "esp.vfat"), cut(t, img, got[1], dir, "root.ext4")
+	esp := testenv.CopyRange(t, img, got[0].start*512, got[0].sectors*512, filepath.Join(dir, "esp.vfat"))
+	rootfs := testenv.CopyRange(t, img, got[1].start*512, got[1].sectors*512, filepath.Join(dir, "root.ext4"))
 	testenv.Run(t, "", "fsck.vfat", "-n", esp)
 	testenv.Run(t, "", "e2fsck", "-fn", rootfs)
 	if out := testenv.Run(t, "", "mdir", "-b", "-i", esp, "::/EFI/BOOT"); !strings.Contains(out, "BOOTX64.EFI") {
@@ -98,23 +99,4 @@ func build(t *testing.T, s *importer.Spec, dir string, vars map[string]string) s
 		t.Fatal(err)
 	}
 	return filepath.Join(out, pl.Variants[0].Name, "disk.img")
-}
-
-// cut copies a partition out of the image, for the fsck tools.
-func cut(t *testing.T, img string, p slot, dir, name string) string {
-	f, err := os.Open(img)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	out := filepath.Join(dir, name)
-	w, err := os.Create(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	if _, err := io.Copy(w, io.NewSectionReader(f, p.start*512, p.sectors*512)); err != nil {
-		t.Fatal(err)
-	}
-	return out
 }

@@ -47,7 +47,8 @@ func TestBuildSdimageBootpart(t *testing.T) {
 	if len(got) != 2 || got[0] != want[0] || got[1] != want[1] {
 		t.Fatalf("sfdisk -J reads %+v; wic places %+v", got, want)
 	}
-	bootImg, rootImg := extract(t, img, got[0], dir, "boot.vfat"), extract(t, img, got[1], dir, "root.ext4")
+	bootImg := testenv.CopyRange(t, img, got[0].Start*512, got[0].Size*512, filepath.Join(dir, "boot.vfat"))
+	rootImg := testenv.CopyRange(t, img, got[1].Start*512, got[1].Size*512, filepath.Join(dir, "root.ext4"))
 	testenv.Run(t, "", "fsck.vfat", "-n", bootImg)
 	testenv.Run(t, "", "e2fsck", "-fn", rootImg)
 	if out := testenv.Run(t, "", "mdir", "-b", "-i", bootImg, "::/"); !strings.Contains(out, "::/zImage") {
@@ -160,23 +161,4 @@ func readTable(t *testing.T, img string) []part {
 		t.Errorf("the table is %q, wic's --ptable msdos is dos", dump.Table.Label)
 	}
 	return dump.Table.Partitions
-}
-
-// extract copies a partition out of the image, for the fsck tools.
-func extract(t *testing.T, img string, p part, dir, name string) string {
-	f, err := os.Open(img)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	out := filepath.Join(dir, name)
-	w, err := os.Create(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	if _, err := io.Copy(w, io.NewSectionReader(f, p.Start*512, p.Size*512)); err != nil {
-		t.Fatal(err)
-	}
-	return out
 }

@@ -14,6 +14,7 @@ package testenv
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"os/exec"
 	"strings"
@@ -113,4 +114,25 @@ func SparseFile(t testing.TB, size int64) string {
 		t.Fatal(err)
 	}
 	return f.Name()
+}
+
+// CopyRange copies n bytes of the file src from off into a new file out,
+// such as a partition out of a disk image for its checker, and returns
+// out.
+func CopyRange(t testing.TB, src string, off, n int64, out string) string {
+	t.Helper()
+	f, err := os.Open(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	w, err := os.Create(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if _, err := io.CopyN(w, io.NewSectionReader(f, off, n), n); err != nil {
+		t.Fatalf("copying %d bytes of %s from %d: %v", n, src, off, err)
+	}
+	return out
 }
