@@ -218,3 +218,21 @@ func (t Text) String() string {
 	}
 	return b.String()
 }
+
+// IsGUID tells whether s is a GUID written as 8-4-4-4-12 hexadecimal
+// digits, as genimage and wic take them.
+func IsGUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i, ch := range s {
+		if i == 8 || i == 13 || i == 18 || i == 23 {
+			if ch != '-' {
+				return false
+			}
+		} else if !strings.ContainsRune("0123456789abcdefABCDEF", ch) {
+			return false
+		}
+	}
+	return true
+}

@@ -120,7 +120,7 @@ func newerGenimage(cfg string) string {
 		return "the comment " + m[1] + " inside a list, which Debian 12's libconfuse 3.3 reads as a token (later libconfuse as a comment)"
 	}
 	for _, m := range regexp.MustCompile(`partition-type-uuid\s*=\s*"?([A-Za-z0-9-]+)"?`).FindAllStringSubmatch(cfg, -1) {
-		if v := strings.ToLower(m[1]); !isGUID(v) && !slices.Contains(shortcuts16, v) {
+		if v := strings.ToLower(m[1]); !importer.IsGUID(v) && !slices.Contains(shortcuts16, v) {
 			return "the type shortcut " + m[1] + " (genimage 17 and later)"
 		}
 	}

@@ -88,7 +88,7 @@ func (c *conv) hdOptions(hd *section, out *importer.Image, table string) {
 				out.DiskID = fmt.Sprintf("0x%08x", n)
 			}
 		case "disk-uuid":
-			if table == "mbr" || table == "none" || !plain || !isGUID(s) {
+			if table == "mbr" || table == "none" || !plain || !importer.IsGUID(s) {
 				c.s.Errorf(o.at, o.name, "a disk GUID belongs to a GPT, given as a literal GUID; genimage refuses %q too", s)
 				break
 			}

@@ -157,7 +157,7 @@ func gptType(s *importer.Spec, o *option, v value) string {
 		s.Errorf(o.at, o.name, "a type written in by a script or the environment (%s): give the type GUID", v)
 		return shortcuts["l"]
 	}
-	if isGUID(t) {
+	if importer.IsGUID(t) {
 		return strings.ToLower(t)
 	}
 	if g, ok := shortcuts[strings.ToLower(t)]; ok {
@@ -165,22 +165,6 @@ func gptType(s *importer.Spec, o *option, v value) string {
 	}
 	s.Errorf(o.at, o.name, "genimage knows no type shortcut %q: give the type GUID", t)
 	return shortcuts["l"]
-}
-
-func isGUID(s string) bool {
-	if len(s) != 36 {
-		return false
-	}
-	for i, ch := range s {
-		if i == 8 || i == 13 || i == 18 || i == 23 {
-			if ch != '-' {
-				return false
-			}
-		} else if !strings.ContainsRune("0123456789abcdefABCDEF", ch) {
-			return false
-		}
-	}
-	return true
 }
 
 // flags reads a partition's boolean options and its GUID.
@@ -214,7 +198,7 @@ func (c *conv) flags(p *section, part *importer.Partition, table string) {
 				} else {
 					c.s.Errorf(o.at, o.name, "a GUID made of a script's placeholder and text (%s): give the GUID", v)
 				}
-			case !isGUID(s):
+			case !importer.IsGUID(s):
 				c.s.Errorf(o.at, o.name, "%q is not a GUID (a placeholder a script replaces?); genimage refuses it too: give the GUID, or import the configuration the script writes", s)
 			default:
 				part.UUID = strings.ToLower(s)

@@ -138,7 +138,7 @@ func (c *conv) typeOf(cmd command, opts map[string]string, fstype string, p *imp
 		p.Type = "0fc63daf-8483-4772-8e79-3d69d8477de4"
 	}
 	if v, ok := opts["part-type"]; ok {
-		if !isGUID(v) {
+		if !importer.IsGUID(v) {
 			c.s.Errorf(cmd.at, "--part-type", "%q is not a type GUID", v)
 		} else {
 			p.Type = strings.ToLower(v)

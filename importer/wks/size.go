@@ -232,13 +232,13 @@ func (c *conv) flags(cmd command, opts map[string]string, fstype string, p *impo
 		case "active":
 			p.Bootable = true
 		case "uuid":
-			if c.table != "gpt" || !isGUID(v) {
+			if c.table != "gpt" || !importer.IsGUID(v) {
 				c.s.Errorf(cmd.at, "--uuid", "a partition GUID belongs to a GPT; on MBR the PARTUUID is the disk id and the number")
 				continue
 			}
 			p.UUID = strings.ToLower(v)
 		case "fsuuid":
-			if p.Filesystem != nil && isGUID(v) {
+			if p.Filesystem != nil && importer.IsGUID(v) {
 				p.Filesystem.UUID = strings.ToLower(v)
 			} else {
 				c.s.Errorf(cmd.at, "--fsuuid", "fsbench takes a filesystem's UUID as a GUID; give the vfat's volume id with mkfs_args")

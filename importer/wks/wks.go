@@ -119,7 +119,7 @@ func (c *conv) bootloader(cmd command) error {
 		switch {
 		case c.table == "mbr" && err == nil:
 			c.diskID = fmt.Sprintf("0x%08x", n)
-		case c.table == "gpt" && isGUID(c.diskID):
+		case c.table == "gpt" && importer.IsGUID(c.diskID):
 			c.diskID = strings.ToLower(c.diskID)
 		default:
 			c.s.Errorf(cmd.at, "--diskid", "%q is not a disk id of a %s table", c.diskID, c.table)
@@ -127,22 +127,6 @@ func (c *conv) bootloader(cmd command) error {
 		}
 	}
 	return nil
-}
-
-func isGUID(s string) bool {
-	if len(s) != 36 {
-		return false
-	}
-	for i, ch := range s {
-		if i == 8 || i == 13 || i == 18 || i == 23 {
-			if ch != '-' {
-				return false
-			}
-		} else if !strings.ContainsRune("0123456789abcdefABCDEF", ch) {
-			return false
-		}
-	}
-	return true
 }
 
 // sizeKiB reads a wic size: a number of MiB, or with a suffix k, K, M,
