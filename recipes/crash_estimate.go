@@ -75,13 +75,12 @@ func crashEstimate(p Params) string {
 		s += fmt.Sprintf(", %s unflushed writes at the last", count(unflushed(points)))
 	}
 	s += ")"
-	half := float64(maxStates - maxStates/2)
 	switch {
 	case total <= float64(maxStates):
 		return s + "; max_states keeps them all"
 	case device == "prefix" && points >= float64(maxStates):
 		return s + fmt.Sprintf("; max_states %d: the prefix states evenly spread", maxStates)
-	case points > half && maxStates > 1:
+	case points > float64(maxStates/2) && maxStates > 1: // as logwrites' Space.Choose splits it
 		return s + fmt.Sprintf("; max_states %d: about %d prefix states evenly spread, then the others at random", maxStates, maxStates/2)
 	}
 	return s + fmt.Sprintf("; max_states %d: the %s prefix states, then the others at random", maxStates, count(points))
