@@ -385,18 +385,88 @@ func (s *Space) Choose(budget int) ([]State, string) {
 	if m == 0 {
 		return s.ordered(s.spread(kp), nil), rule
 	}
-	// Floyd's sampling of m of the others, without replacement.
 	rng := rand.New(rand.NewPCG(s.Device.Seed, 'b'))
 	pick := make(map[int64]bool, m)
-	for j := n - m; j < n; j++ {
-		if t := rng.Int64N(j + 1); !pick[t] {
-			pick[t] = true
+	rule += ", then " + itoa(int(m)) + " of the " + itoa(int(n)) + " others at random"
+	if s.Device.Model == ModelTorn {
+		rule += ", each (crash point, torn write) as likely"
+		s.pickTears(m, rng, pick)
+	}
+	floyd(n, m-int64(len(pick)), rng, pick)
+	rule += " (seed " + itoa(int(s.Device.Seed)) + ")"
+	return s.ordered(s.spread(kp), pick), rule
+}
+
+// floyd adds m of the numbers [0, n) that pick lacks, chosen at random
+// without replacement (Floyd's algorithm, over the numbers not picked).
+func floyd(n, m int64, rng *rand.Rand, pick map[int64]bool) {
+	if m <= 0 {
+		return
+	}
+	free := n - int64(len(pick))
+	chosen := make(map[int64]bool, m)
+	for j := free - m; j < free; j++ {
+		if t := rng.Int64N(j + 1); !chosen[t] {
+			chosen[t] = true
 		} else {
-			pick[j] = true
+			chosen[j] = true
 		}
 	}
-	rule += ", then " + itoa(int(m)) + " of the " + itoa(int(n)) + " others at random (seed " + itoa(int(s.Device.Seed)) + ")"
-	return s.ordered(s.spread(kp), pick), rule
+	// The k-th free number, for each chosen k, in one pass.
+	ks := make([]int64, 0, len(chosen))
+	for k := range chosen {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	taken := make([]int64, 0, len(pick))
+	for t := range pick {
+		taken = append(taken, t)
+	}
+	slices.Sort(taken)
+	ti := 0
+	for _, k := range ks {
+		// The free number of rank k is k plus the picked numbers at or
+		// below it.
+		x := k + int64(ti)
+		for ti < len(taken) && taken[ti] <= x {
+			ti++
+			x = k + int64(ti)
+		}
+		pick[x] = true
+	}
+}
+
+// pickTears picks up to m of the torn states (numbered from 0 after the
+// prefix ones), each draw a (crash point, torn write) pair at random,
+// then one of that write's tears: a tear per unit would spend a budget
+// on the largest writes, as many states as they have units, when which
+// write tears is what the filesystem notices (a journal block's
+// checksum, a commit record). Draws that find nothing new stop after
+// enough tries; the caller fills what is left at random.
+func (s *Space) pickTears(m int64, rng *rand.Rand, pick map[int64]bool) {
+	var pairs []int64 // before group k: the pairs of the groups before it
+	var total int64
+	for _, g := range s.groups {
+		pairs = append(pairs, total)
+		total += int64(len(g.torn))
+	}
+	if total == 0 {
+		return
+	}
+	p := int64(len(s.Prefix))
+	for tries := 0; int64(len(pick)) < m && tries < int(8*m)+64; tries++ {
+		r := rng.Int64N(total)
+		k := sort.Search(len(pairs), func(k int) bool { return pairs[k] > r }) - 1
+		g := &s.groups[k]
+		j := int(r - pairs[k])
+		end := g.count
+		if j+1 < len(g.tornFirst) {
+			end = g.tornFirst[j+1]
+		}
+		if c := end - g.tornFirst[j]; c > 0 {
+			pick[g.first-p+g.tornFirst[j]+rng.Int64N(c)] = true
+		}
+	}
 }
 
 // spread is k of the prefix states' numbers, evenly spread over them,
