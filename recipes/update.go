@@ -118,6 +118,13 @@ func updateFields() []fields.Field {
 			Default: int64(8),
 			Doc:     "The application's 4KiB appends to a file of the data partition, each fsynced, while the update runs.",
 		},
+		{
+			Name: "boot_sample", Kind: fields.Int,
+			Min: fields.Bound(0), Max: fields.Bound(1000),
+			Default: int64(4),
+			Doc: "States judged OldSlot or NewSlot that the QEMU target boots for real through U-Boot after the run, evenly spread, beside every state judged " +
+				"Fallback or Bricked and every state with an environment copy whose CRC fails (one boot per distinct environment and slots); each must land where it was judged.",
+		},
 	}, updateModelFields(), []fields.Field{
 		{
 			Name: "max_states", Kind: fields.Int,

@@ -30,6 +30,14 @@ type bootState struct {
 	Why     string // how the boot was decided
 	Invalid int    // environment copies whose CRC fails
 	NoEnv   bool   // none is valid: U-Boot's default environment
+	Copy    int    // the environment copy U-Boot reads, -1 for none
+	Slot    string // the slot it boots, "" for none
+	Left    int    // the slot's attempts left before the boot spends one
+}
+
+// bootEntry is a judged state as the host's real boots read it.
+func bootEntry(st logwrites.State, b bootState) string {
+	return runplan.BootJudgement{State: st.Code(), Class: b.Boot, Copy: b.Copy, Slot: b.Slot, Left: b.Left}.String()
 }
 
 // bootPass judges the boot of every state the replay judged: it replays
@@ -60,6 +68,7 @@ func (u *updateCampaign) bootPass(sc *crashScratch, out *step.Outcome) error {
 	invalid, none := 0, 0
 	var last bootState
 	firstBad := true
+	var good, always []string
 	for _, st := range chosen {
 		if r, ok := done[st.N]; !ok || r.Skipped != "" {
 			continue
@@ -72,6 +81,14 @@ func (u *updateCampaign) bootPass(sc *crashScratch, out *step.Outcome) error {
 			return err
 		}
 		counts[b.Boot]++
+		// Every bad state boots for real on the host, and every state
+		// with a copy that fails its CRC (what the other copy is for);
+		// of the others, a sample.
+		if (b.Boot == BootOld || b.Boot == BootNew) && b.Invalid == 0 {
+			good = append(good, bootEntry(st, b))
+		} else {
+			always = append(always, bootEntry(st, b))
+		}
 		invalid += min(b.Invalid, 1)
 		if b.NoEnv {
 			none++
@@ -92,6 +109,8 @@ func (u *updateCampaign) bootPass(sc *crashScratch, out *step.Outcome) error {
 		out.Metric("update_time", u.updateTime, "s")
 	}
 	out.Attr("updater", u.updater)
+	out.Attr(runplan.UpdateLogDigest, sc.Digest)
+	out.Attr(runplan.UpdateBootStates, strings.Join(append(spread(good, int(e.P.Int("boot_sample"))), always...), " "))
 	out.Attr("last_state_boot", last.Boot+": "+last.Why)
 	e.Logf("%s: boots: %d old, %d new, %d fallback, %d bricked", e.Step.ID(), counts[BootOld], counts[BootNew], counts[BootFallback], counts[BootBricked])
 	return nil
@@ -136,6 +155,7 @@ func (u *updateCampaign) judgeBoot(node string, s *bootState) error {
 		}
 	}
 	cur, which := ubootenv.Current(copies[0], copies[1])
+	s.Copy = which
 	vars := cur.Vars
 	if s.NoEnv = which < 0; s.NoEnv {
 		vars = runplan.UpdateFactoryEnv()
@@ -143,12 +163,13 @@ func (u *updateCampaign) judgeBoot(node string, s *bootState) error {
 	} else {
 		s.Why = fmt.Sprintf("environment copy %d (flags %d)", which, cur.Flags)
 	}
-	slot, why := bootSlot(vars)
+	slot, left, why := bootSlot(vars)
 	s.Why += ": " + why
 	if slot < 0 {
 		s.Boot = BootBricked
 		return nil
 	}
+	s.Slot, s.Left = "AB"[slot:slot+1], left
 	img, err := u.slotImage(f, u.regions[regA+slot])
 	if err != nil {
 		return err
@@ -167,20 +188,30 @@ func (u *updateCampaign) judgeBoot(node string, s *bootState) error {
 	return nil
 }
 
-// bootSlot is RAUC's U-Boot boot logic: the first slot of BOOT_ORDER
-// whose BOOT_<slot>_LEFT is above 0 boots (0 for A, 1 for B, -1 none).
-func bootSlot(vars map[string]string) (int, string) {
-	order := vars["BOOT_ORDER"]
+// bootSlot is RAUC's U-Boot boot logic (its documentation's script,
+// which the factory environment's bootcmd holds): an unset BOOT_ORDER is
+// "A B", an unset BOOT_<slot>_LEFT 3; the first slot of BOOT_ORDER whose
+// attempts are above 0 boots (0 for A, 1 for B, -1 none), with its
+// attempts left. A value U-Boot's test does not read as a number counts
+// as 0.
+func bootSlot(vars map[string]string) (int, int, string) {
+	get := func(name, unset string) string {
+		if v := vars[name]; v != "" {
+			return v
+		}
+		return unset
+	}
+	order := get("BOOT_ORDER", "A B")
 	for _, name := range strings.Fields(order) {
 		i := strings.Index("AB", name)
 		if len(name) != 1 || i < 0 {
 			continue
 		}
-		if left, err := strconv.Atoi(vars["BOOT_"+name+"_LEFT"]); err == nil && left > 0 {
-			return i, fmt.Sprintf("BOOT_ORDER %q boots %s (%d attempts left)", order, name, left)
+		if left, err := strconv.Atoi(get("BOOT_"+name+"_LEFT", "3")); err == nil && left > 0 {
+			return i, left, fmt.Sprintf("BOOT_ORDER %q boots %s (%d attempts left)", order, name, left)
 		}
 	}
-	return -1, fmt.Sprintf("no slot of BOOT_ORDER %q has attempts left (A %q, B %q)", order, vars["BOOT_A_LEFT"], vars["BOOT_B_LEFT"])
+	return -1, 0, fmt.Sprintf("no slot of BOOT_ORDER %q has attempts left (A %q, B %q)", order, vars["BOOT_A_LEFT"], vars["BOOT_B_LEFT"])
 }
 
 // slotImage says which image the slot's first image_size bytes are.
@@ -215,4 +246,20 @@ func (u *updateCampaign) slotImage(dev *os.File, r *updRegion) (string, error) {
 		return "the new image", nil
 	}
 	return "neither image (a mixed slot)", nil
+}
+
+// spread is k of the entries, evenly spread, the first and the last
+// among them.
+func spread(v []string, k int) []string {
+	if k >= len(v) {
+		return v
+	}
+	out := make([]string, 0, k)
+	for i := range k {
+		if k == 1 {
+			return append(out, v[len(v)-1])
+		}
+		out = append(out, v[i*(len(v)-1)/(k-1)])
+	}
+	return out
 }
