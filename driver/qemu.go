@@ -111,7 +111,7 @@ func RunQEMU(ctx context.Context, v Variant, q QEMU, opt Options) (*Outcome, err
 		MemoryMiB: q.MemoryMiB, CPUs: q.CPUs, Accel: q.Accel, Watchdog: NeedsWatchdog(p),
 		HostCounters: NeedsHostCounters(p),
 	}
-	var kernelPackage string
+	var kernelPackage, kernelImage string
 	switch q.Boot {
 	case "", BootDirect:
 		boot, err := directBoot(ctx, log, p, mach, q, v.Runner, filepath.Join(runDir, "initramfs.cpio.gz"))
@@ -119,6 +119,10 @@ func RunQEMU(ctx context.Context, v Variant, q QEMU, opt Options) (*Outcome, err
 			return nil, err
 		}
 		mach.Kernel, mach.Initrd = boot.Image, boot.Initrd
+		if boot.Kernel != nil {
+			// The vmlinuz: U-Boot's zboot starts a bzImage.
+			kernelImage = boot.Kernel.Image
+		}
 		kernelPackage = boot.Kernel.Version.String()
 	case BootUBoot:
 		if m.Boot == nil {
@@ -186,7 +190,8 @@ func RunQEMU(ctx context.Context, v Variant, q QEMU, opt Options) (*Outcome, err
 			log.Warnf("QEMU still runs a minute after the plan completed; stopping it")
 		}
 	}
-	return out, nil
+	sw.Close()
+	return out, realBoots(ctx, log, p, out, disk, kernelImage, runDir)
 }
 
 // directBoot fetches the Debian kernel for a direct boot of mach and

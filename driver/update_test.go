@@ -15,7 +15,9 @@ import (
 // environment's two copies and with one; and a custom updater that flips
 // the environment before its image reached slot B (the negative
 // control). x86_64 in QEMU under TCG, as CI runs it: the update's logic is
-// the same on an ARM board, whose U-Boot reads the same environment.
+// the same on an ARM board, whose U-Boot reads the same environment. The
+// host then boots every state judged Fallback or Bricked, and a sample of
+// the others, through Debian's U-Boot for QEMU's x86 machine.
 const updateSpec = `
 board "qemu-x86_64" {
   arch    = "x86_64"
@@ -25,7 +27,7 @@ board "qemu-x86_64" {
 
 image "disk" {
   table = "gpt"
-  size  = "600MiB"
+  size  = "820MiB"
 
   partition "rootfs" {
     size = "200MiB"
@@ -51,7 +53,12 @@ image "disk" {
   partition "slot_b" { size = "8MiB" }
   partition "uboot_env" { size = "1MiB" }
 
-  partition "updlog" {
+  # A log partition per test: after the run, the host boots states of
+  # each from the log its campaign left.
+  partition "rauclog" { size = "128MiB" }
+  partition "tornlog" { size = "80MiB" }
+  partition "onecopylog" { size = "80MiB" }
+  partition "fliplog" {
     grow = true
   }
 }
@@ -61,7 +68,7 @@ test "update" "rauc" {
   slot_a     = partition.slot_a
   slot_b     = partition.slot_b
   env        = partition.uboot_env
-  log        = partition.updlog
+  log        = partition.rauclog
   image_size = "4MiB"
   operations = 4
 }
@@ -71,7 +78,7 @@ test "update" "torn" {
   slot_a     = partition.slot_a
   slot_b     = partition.slot_b
   env        = partition.uboot_env
-  log        = partition.updlog
+  log        = partition.tornlog
   image_size = "64KiB"
   operations = 0
   device     = "torn"
@@ -86,7 +93,7 @@ test "update" "onecopy" {
   slot_a        = partition.slot_a
   slot_b        = partition.slot_b
   env           = partition.uboot_env
-  log           = partition.updlog
+  log           = partition.onecopylog
   env_redundant = false
   image_size    = "64KiB"
   operations    = 0
@@ -106,7 +113,7 @@ test "update" "flip" {
   slot_a     = partition.slot_a
   slot_b     = partition.slot_b
   env        = partition.uboot_env
-  log        = partition.updlog
+  log        = partition.fliplog
   image_size = "4MiB"
   operations = 2
   updater    = "custom"
@@ -165,6 +172,20 @@ func checkUpdate(t *testing.T, o *Outcome) {
 		if r.Attrs["device"] == "prefix" && value(r, "data.LostSynced")+value(r, "data.Corrupt") > 0 {
 			t.Errorf("%s: synced data of the data partition lost: %s", name, r.Attrs["first_bad_data"])
 		}
+	}
+	// Every listed state booted for real through U-Boot, and landed
+	// where it was judged.
+	for name, r := range res {
+		t.Logf("%s: %s", name, r.Attrs[RealBootNote])
+		if value(r, RealBootStates) == 0 || value(r, RealBoots) == 0 {
+			t.Errorf("%s: no state booted for real: %s", name, r.Attrs[RealBootNote])
+		}
+		if d := value(r, RealBootDisagreed); d > 0 {
+			t.Errorf("%s: %v states booted elsewhere than judged; the first: %s", name, d, r.Attrs[RealBootFirstDiff])
+		}
+	}
+	if flip := res["flip"]; value(flip, RealBootStates) < value(flip, "boot.Bricked") {
+		t.Errorf("flip: %v of its %v bricked states booted for real", value(flip, RealBootStates), value(flip, "boot.Bricked"))
 	}
 	rauc := res["rauc"]
 	if value(rauc, "boot.Bricked")+value(rauc, "boot.Fallback") > 0 {

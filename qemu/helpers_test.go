@@ -18,8 +18,8 @@ import (
 	"github.com/fsbench/fsbench/capture"
 	"github.com/fsbench/fsbench/internal/testenv"
 	"github.com/fsbench/fsbench/qemu/initramfs"
-	"github.com/fsbench/fsbench/qemu/internal/testkernel"
 	"github.com/fsbench/fsbench/qemu/kernel"
+	"github.com/fsbench/fsbench/qemu/kernel/kerneltest"
 	"github.com/fsbench/fsbench/wire/arch"
 )
 
@@ -108,8 +108,8 @@ const (
 // guestKernel returns the Debian kernel for arch and the file to boot.
 func guestKernel(t *testing.T, name string) (*kernel.Kernel, string) {
 	t.Helper()
-	k := testkernel.Get(t, archOf(t, name))
-	return k, BootKernel(context.Background(), k, filepath.Join(testkernel.CacheDir(), "uncompressed"), testLog(t))
+	k := kerneltest.Get(t, archOf(t, name))
+	return k, BootKernel(context.Background(), k, filepath.Join(kerneltest.CacheDir(), "uncompressed"), testLog(t))
 }
 
 // initrd builds the initramfs with bootinit and the modules named.

@@ -14,8 +14,8 @@ import (
 	"github.com/ulikunitz/xz"
 
 	"github.com/fsbench/fsbench/internal/testenv"
-	"github.com/fsbench/fsbench/qemu/internal/testkernel"
 	"github.com/fsbench/fsbench/qemu/kernel"
+	"github.com/fsbench/fsbench/qemu/kernel/kerneltest"
 )
 
 func fakeInit(t *testing.T) string {
@@ -51,7 +51,7 @@ func gunzipAll(t *testing.T, b []byte) []byte {
 }
 
 func TestBuild(t *testing.T) {
-	k := testkernel.Get(t, "x86_64")
+	k := kerneltest.Get(t, "x86_64")
 	init := fakeInit(t)
 	b := Boot{Kernel: k, Modules: []string{"virtio_pci", "virtio_blk", "crc32c_generic", "ext4"}, Init: init}
 	gz, list := buildBytes(t, b)
@@ -122,7 +122,7 @@ func TestBuild(t *testing.T) {
 func TestBuildCompressedModules(t *testing.T) {
 	testenv.Tool(t, "xz") // the kernel package reads compressed .modinfo through them
 	testenv.Tool(t, "zstd")
-	real := testkernel.Get(t, "x86_64")
+	real := kerneltest.Get(t, "x86_64")
 	fake := *kernelCopy(real)
 	fake.Dir = t.TempDir()
 	fake.ModulesDir = filepath.Join(fake.Dir, "lib", "modules", real.Release)

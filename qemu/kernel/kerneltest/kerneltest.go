@@ -1,9 +1,9 @@
-// Package testkernel gives the tests of the qemu packages one real Debian
-// kernel per architecture, fetched once per test process into
+// Package kerneltest gives tests one real Debian kernel per
+// architecture, fetched once per test process into
 // $FSBENCH_KERNEL_CACHE (default os.TempDir()/fsbench-kernel-cache) and
 // reused across runs until Debian publishes a new one. A test that cannot
 // get one skips with a single message saying why.
-package testkernel
+package kerneltest
 
 import (
 	"context"

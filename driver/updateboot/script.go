@@ -1,0 +1,109 @@
+package updateboot
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Where the boot script keeps things in the guest's memory (1 GiB): the
+// environment's copies as read, each rearranged as `env import -c`
+// reads a copy (its CRC, then its data, the flags byte left out), and
+// the slot with one image to compare it with. The kernel loads at
+// U-Boot's kernel_addr_r (16 MiB).
+const (
+	memCopy   = 0x8000000 // + k*memStride: copy k as read, from its first block
+	memImport = 0x8400000 // + k*memStride: copy k for `env import -c`
+	memStride = 0x200000
+	memSlot   = 0x10000000
+	memImage  = 0x18000000
+)
+
+// bootCmd is the boot script, all numbers hexadecimal as U-Boot reads
+// them. Debian's U-Boot for QEMU keeps no environment of its own
+// ("Loading Environment from nowhere") and has no setexpr, so the script
+// reads the board's copies from the environment's partition, lets U-Boot
+// check each CRC (`env import -c`), takes the current copy by U-Boot's
+// rule for redundant copies (env_import_redund: the valid one; of two,
+// the higher flags, 0 after 255), imports RAUC's variables from it (or
+// from the default environment when no copy is valid), runs RAUC's boot
+// logic from its documentation, and compares the slot it picked with
+// both images before it starts the kernel with what it decided on the
+// command line. The attempts are the slot's before the boot spends one:
+// with no environment to save to, nothing is spent.
+func bootCmd(lay *layout, starts []int64) (string, error) {
+	if lay.envLen > memStride-512 || lay.imgSize > memImage-memSlot {
+		return "", fmt.Errorf("an environment of %d bytes and images of %d do not fit the boot script's memory", lay.envLen, lay.imgSize)
+	}
+	var s strings.Builder
+	w := func(format string, a ...any) { fmt.Fprintf(&s, format+"\n", a...) }
+	w("# fsbench: boots one crash state of an A/B update")
+	w("setenv fsb_copy -1")
+	copies := 1
+	if lay.redundant {
+		copies = 2
+	}
+	envAt := starts[3] + lay.envOff
+	for k := range copies {
+		off := envAt + int64(k)*lay.envLen
+		skew := off % 512
+		read := uint64(memCopy + k*memStride)
+		w("virtio read %x %x %x", read, off/512, (skew+lay.envLen+511)/512)
+		src := read + uint64(skew)
+		imp := uint64(memImport + k*memStride)
+		w("setenv fsb_ok%d 0", k)
+		if lay.redundant {
+			// CRC, flags, data: the CRC and the data side by side.
+			w("cp.b %x %x 4", src, imp)
+			w("cp.b %x %x %x", src+5, imp+4, lay.envLen-5)
+			w("if env import -c %x %x fsb_none; then setenv fsb_ok%d 1; fi", imp, lay.envLen-1, k)
+		} else {
+			w("if env import -c %x %x fsb_none; then setenv fsb_ok%d 1; fi", src, lay.envLen, k)
+		}
+	}
+	vars := "BOOT_ORDER BOOT_A_LEFT BOOT_B_LEFT"
+	if lay.redundant {
+		f0, f1 := memCopy+(envAt%512)+4, memCopy+memStride+((envAt+lay.envLen)%512)+4
+		w("if test ${fsb_ok0} = 1 && test ${fsb_ok1} = 1; then")
+		w("  if itest.b *%x == ff && itest.b *%x == 0; then setenv fsb_copy 1", f0, f1)
+		w("  elif itest.b *%x == ff && itest.b *%x == 0; then setenv fsb_copy 0", f1, f0)
+		w("  elif itest.b *%x > *%x; then setenv fsb_copy 1", f1, f0)
+		w("  else setenv fsb_copy 0; fi")
+		w("elif test ${fsb_ok0} = 1; then setenv fsb_copy 0")
+		w("elif test ${fsb_ok1} = 1; then setenv fsb_copy 1; fi")
+		w("if test ${fsb_copy} = 0; then env import -c %x %x %s", memImport, lay.envLen-1, vars)
+		w("elif test ${fsb_copy} = 1; then env import -c %x %x %s", memImport+memStride, lay.envLen-1, vars)
+	} else {
+		w("if test ${fsb_ok0} = 1; then setenv fsb_copy 0; env import -c %x %x %s", memCopy+envAt%512, lay.envLen, vars)
+	}
+	w("else load virtio 0:1 %x /default.env; env import -c %x %x %s; fi", memImport, memImport, lay.envLen, vars)
+	w("echo fsbench-boot: environment copy ${fsb_copy}")
+	// RAUC's U-Boot boot logic.
+	w(`test -n "${BOOT_ORDER}" || setenv BOOT_ORDER "A B"`)
+	w(`test -n "${BOOT_A_LEFT}" || setenv BOOT_A_LEFT 3`)
+	w(`test -n "${BOOT_B_LEFT}" || setenv BOOT_B_LEFT 3`)
+	w("setenv fsb_slot")
+	w(`for BOOT_SLOT in "${BOOT_ORDER}"; do`)
+	w(`  if test "x${fsb_slot}" != "x"; then setenv fsb_skip ${BOOT_SLOT}`)
+	w(`  elif test "x${BOOT_SLOT}" = "xA"; then`)
+	w(`    if test ${BOOT_A_LEFT} -gt 0; then setenv fsb_slot A; setenv fsb_left ${BOOT_A_LEFT}; fi`)
+	w(`  elif test "x${BOOT_SLOT}" = "xB"; then`)
+	w(`    if test ${BOOT_B_LEFT} -gt 0; then setenv fsb_slot B; setenv fsb_left ${BOOT_B_LEFT}; fi`)
+	w("  fi")
+	w("done")
+	w(`if test "x${fsb_slot}" = "x"; then echo fsbench-boot: no slot has attempts left; reset; fi`)
+	n := (lay.imgSize + 511) / 512
+	w("if test ${fsb_slot} = A; then virtio read %x %x %x; else virtio read %x %x %x; fi", memSlot, starts[1]/512, n, memSlot, starts[2]/512, n)
+	w("setenv fsb_image neither")
+	w("load virtio 0:1 %x /old.img", memImage)
+	w("if cmp.b %x %x %x; then setenv fsb_image old; else", memSlot, memImage, lay.imgSize)
+	w("  load virtio 0:1 %x /new.img", memImage)
+	w("  if cmp.b %x %x %x; then setenv fsb_image new; fi", memSlot, memImage, lay.imgSize)
+	w("fi")
+	w("if test ${fsb_image} = neither; then echo fsbench-boot: slot ${fsb_slot} (${fsb_left} attempts left) holds neither image; reset; fi")
+	w("load virtio 0:1 ${kernel_addr_r} /bzImage")
+	w(`setenv bootargs "console=ttyS0 panic=-1 fsbench.copy=${fsb_copy} fsbench.slot=${fsb_slot} fsbench.image=${fsb_image} fsbench.left=${fsb_left}"`)
+	w("zboot ${kernel_addr_r}")
+	w("echo fsbench-boot: zboot returned")
+	w("reset")
+	return s.String(), nil
+}
