@@ -4,12 +4,15 @@ import (
 	"archive/tar"
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -22,13 +25,11 @@ import (
 // An update test (recipes' Needs.UpdateBundle) needs, in the root
 // filesystem, what the board's update would bring: the image the board
 // runs (old), the image it updates to (new), and a RAUC bundle of the
-// new one, signed with a key made for the test by openssl, with the
+// new one, signed with a key made for the test (updatekey.go), with the
 // certificate RAUC checks it against. The images are made of sectors that
 // each name their image and their place, so that old and new differ in
-// every sector and a slot caught half-written matches neither. The key
-// and the bundle's signature are the only bytes of a build that are not
-// reproducible: openssl draws the key, and the signature carries its
-// time.
+// every sector and a slot caught half-written matches neither. All of it
+// is the same at every build of the same spec and epoch.
 
 // updateLayer writes the tarball of every update case's files, "" when
 // the plan has none.
@@ -52,7 +53,7 @@ func (b *builder) updateLayer(ctx context.Context, rp *runplan.Plan, work string
 				return err
 			}
 			caseDir := filepath.Join(work, "update", fmt.Sprint(i))
-			files, err := makeUpdateFiles(ctx, caseDir, s.Test+"/"+s.Case, size)
+			files, err := makeUpdateFiles(ctx, caseDir, s.Test+"/"+s.Case, size, b.opts.Epoch)
 			if err == nil {
 				err = updateEnvAndScript(caseDir, s.Params, files)
 			}
@@ -69,8 +70,12 @@ func (b *builder) updateLayer(ctx context.Context, rp *runplan.Plan, work string
 }
 
 // makeUpdateFiles makes a case's files in dir and returns their paths by
-// name.
-func makeUpdateFiles(ctx context.Context, dir, name string, size int64) (map[string]string, error) {
+// name. The bundle is RAUC's plain format (a squashfs of the manifest and
+// the image, its detached CMS signature, the signature's size as 8 bytes
+// big-endian), made with mksquashfs and openssl without a signing time,
+// so that it is the same at every build of the same epoch, and checked
+// with `rauc info` against the certificate before it is used.
+func makeUpdateFiles(ctx context.Context, dir, name string, size, epoch int64) (map[string]string, error) {
 	bundleDir := filepath.Join(dir, "bundle")
 	if err := os.MkdirAll(bundleDir, 0o755); err != nil {
 		return nil, err
@@ -83,26 +88,96 @@ func makeUpdateFiles(ctx context.Context, dir, name string, size int64) (map[str
 		}
 		files[f.file] = p
 	}
-	key, cert := filepath.Join(dir, "key.pem"), filepath.Join(dir, runplan.UpdateCert)
-	if err := hostTool(ctx, "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
-		"-subj", "/CN=fsbench update test", "-days", "36500"); err != nil {
+	key, cert, err := writeTestKey(dir, name, epoch)
+	if err != nil {
 		return nil, err
 	}
 	files[runplan.UpdateCert] = cert
-	manifest := fmt.Sprintf("[update]\ncompatible=%s\nversion=2\n\n[bundle]\nformat=plain\n\n[image.rootfs]\nfilename=rootfs.img\n", runplan.UpdateCompatible)
+	img, err := os.ReadFile(files[runplan.UpdateNewImage])
+	if err != nil {
+		return nil, err
+	}
+	// The manifest as `rauc bundle` completes it: the image's digest and
+	// size.
+	manifest := fmt.Sprintf("[update]\ncompatible=%s\nversion=2\n\n[bundle]\nformat=plain\n\n[image.rootfs]\nsha256=%x\nsize=%d\nfilename=rootfs.img\n",
+		runplan.UpdateCompatible, sha256.Sum256(img), len(img))
 	if err := os.WriteFile(filepath.Join(bundleDir, "manifest.raucm"), []byte(manifest), 0o644); err != nil {
 		return nil, err
 	}
-	if err := os.Link(files[runplan.UpdateNewImage], filepath.Join(bundleDir, "rootfs.img")); err != nil {
+	if err := os.WriteFile(filepath.Join(bundleDir, "rootfs.img"), img, 0o644); err != nil {
 		return nil, err
 	}
 	bundle := filepath.Join(dir, runplan.UpdateBundle)
-	os.Remove(bundle)
-	if err := hostTool(ctx, "rauc", "bundle", "--cert="+cert, "--key="+key, bundleDir, bundle); err != nil {
+	if err := plainBundle(ctx, bundleDir, bundle, key, cert, epoch); err != nil {
 		return nil, err
+	}
+	if err := hostTool(ctx, "rauc", "info", "--keyring="+cert, bundle); err != nil {
+		return nil, fmt.Errorf("RAUC refuses the bundle fsbench made: %w", err)
 	}
 	files[runplan.UpdateBundle] = bundle
 	return files, nil
+}
+
+// writeTestKey writes the case's key and certificate into dir.
+func writeTestKey(dir, name string, epoch int64) (key, cert string, err error) {
+	k, err := testKey(name)
+	if err != nil {
+		return "", "", err
+	}
+	kp, err := keyPEM(k)
+	if err != nil {
+		return "", "", err
+	}
+	cp, err := testCert(k, epoch)
+	if err != nil {
+		return "", "", err
+	}
+	key, cert = filepath.Join(dir, "key.pem"), filepath.Join(dir, runplan.UpdateCert)
+	if err := os.WriteFile(key, kp, 0o600); err != nil {
+		return "", "", err
+	}
+	return key, cert, os.WriteFile(cert, cp, 0o644)
+}
+
+// plainBundle writes RAUC's plain bundle of dir to out.
+func plainBundle(ctx context.Context, dir, out, key, cert string, epoch int64) error {
+	mtime := time.Unix(epoch, 0)
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range append(entries, nil) {
+		p := dir
+		if e != nil {
+			p = filepath.Join(dir, e.Name())
+		}
+		if err := os.Chtimes(p, mtime, mtime); err != nil {
+			return err
+		}
+	}
+	sq, sig := out+".squashfs", out+".sig"
+	os.Remove(sq)
+	defer os.Remove(sq)
+	defer os.Remove(sig)
+	if err := hostToolEnv(ctx, []string{"SOURCE_DATE_EPOCH=" + strconv.FormatInt(epoch, 10)},
+		"mksquashfs", dir, sq, "-all-root", "-noappend", "-no-progress", "-quiet", "-no-xattrs"); err != nil {
+		return err
+	}
+	if err := hostTool(ctx, "openssl", "cms", "-sign", "-binary", "-noattr", "-md", "sha256", "-in", sq, "-signer", cert, "-inkey", key,
+		"-outform", "DER", "-out", sig); err != nil {
+		return err
+	}
+	body, err := os.ReadFile(sq)
+	if err != nil {
+		return err
+	}
+	s, err := os.ReadFile(sig)
+	if err != nil {
+		return err
+	}
+	body = append(body, s...)
+	body = binary.BigEndian.AppendUint64(body, uint64(len(s)))
+	return atomicfile.WriteFile(out, body, 0o644)
 }
 
 // updateImage is one image of size bytes: each 512-byte sector says which
@@ -124,10 +199,18 @@ func updateImage(name, version string, size int64) []byte {
 // hostTool runs a program of the build host, its output the error's
 // when it fails.
 func hostTool(ctx context.Context, name string, args ...string) error {
+	return hostToolEnv(ctx, nil, name, args...)
+}
+
+// hostToolEnv runs a program of the build host with env added to its
+// environment.
+func hostToolEnv(ctx context.Context, env []string, name string, args ...string) error {
 	if _, err := exec.LookPath(name); err != nil {
 		return fmt.Errorf("%s is not on this host (Debian's package %s; scripts/test.sh installs it)", name, name)
 	}
-	out, err := exec.CommandContext(ctx, name, args...).CombinedOutput()
+	c := exec.CommandContext(ctx, name, args...)
+	c.Env = append(os.Environ(), env...)
+	out, err := c.CombinedOutput()
 	if err != nil {
 		return fmt.Errorf("%s %s: %v: %s", name, strings.Join(args, " "), err, bytes.TrimSpace(out))
 	}

@@ -15,11 +15,12 @@ import (
 // TestUpdateFilesMakeABundleRAUCAccepts: the bundle an update test
 // carries is one Debian's RAUC verifies against the certificate beside
 // it, for fsbench's compatible, holding the new image; the old and the
-// new image differ in every sector.
+// new image differ in every sector; and every file, the bundle and its
+// certificate included, is the same at a second build of the same epoch.
 func TestUpdateFilesMakeABundleRAUCAccepts(t *testing.T) {
 	testenv.Tools(t, "rauc", "openssl", "mksquashfs")
 	dir := t.TempDir()
-	files, err := makeUpdateFiles(context.Background(), dir, "u/single", 64<<10)
+	files, err := makeUpdateFiles(context.Background(), dir, "u/single", 64<<10, 1700000000)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,11 +40,25 @@ func TestUpdateFilesMakeABundleRAUCAccepts(t *testing.T) {
 			t.Fatalf("sector %d is the same in both images", off/512)
 		}
 	}
-	if _, err := makeUpdateFiles(context.Background(), filepath.Join(dir, "again"), "u/single", 64<<10); err != nil {
+	again, err := makeUpdateFiles(context.Background(), filepath.Join(dir, "again"), "u/single", 64<<10, 1700000000)
+	if err != nil {
 		t.Fatal(err)
 	}
-	again, _ := os.ReadFile(filepath.Join(dir, "again", runplan.UpdateNewImage))
-	if !bytes.Equal(again, nu) {
-		t.Error("the new image differs between two builds")
+	for name, p := range files {
+		a, _ := os.ReadFile(p)
+		b, _ := os.ReadFile(again[name])
+		if len(a) == 0 || !bytes.Equal(a, b) {
+			t.Errorf("%s differs between two builds (%d and %d bytes)", name, len(a), len(b))
+		}
+	}
+	// Another case gets another key.
+	other, err := makeUpdateFiles(context.Background(), filepath.Join(dir, "other"), "u/other", 64<<10, 1700000000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := os.ReadFile(files[runplan.UpdateCert])
+	b, _ := os.ReadFile(other[runplan.UpdateCert])
+	if bytes.Equal(a, b) {
+		t.Error("two cases share one key")
 	}
 }
