@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -184,7 +185,7 @@ func checkExport(t *testing.T, o *Outcome) {
 		t.Errorf("%d states, the last after mark %q", len(states), states[len(states)-1].LastMark)
 	}
 	out := filepath.Join(t.TempDir(), "state.img")
-	if err := d.Export(out, len(d.Log.Entries)); err != nil {
+	if err := d.Export(out, strconv.Itoa(len(d.Log.Entries))); err != nil {
 		t.Fatal(err)
 	}
 	got, err := os.ReadFile(out)

@@ -7,6 +7,8 @@ package crashstate
 import (
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -19,12 +21,19 @@ import (
 type Disk struct {
 	Log       *logwrites.Log
 	Partition parttable.Partition // the tested partition, when named
-	r         io.ReaderAt
+	// Medium is an update test's partitions in the order its runner
+	// recorded them as one device (the data partition, slot A, slot B,
+	// the environment's): a state of the log is all of them.
+	Medium []parttable.Partition
+	r      io.ReaderAt
+	size   int64
 }
 
 // Open reads the partition table of the disk r of size bytes and the write
 // log on its partition logName; on, when not empty, names the partition
-// the campaign tested. Partitions are named by GPT name or number.
+// the campaign tested, or for an update test its partitions, comma-
+// separated, in the order of the test's on, slot_a, slot_b and env.
+// Partitions are named by GPT name or number.
 func Open(r io.ReaderAt, size int64, sectorSize int, on, logName string) (*Disk, error) {
 	table, err := parttable.ReadTable(r, size, sectorSize)
 	if err != nil {
@@ -34,13 +43,23 @@ func Open(r io.ReaderAt, size int64, sectorSize int, on, logName string) (*Disk,
 	if err != nil {
 		return nil, err
 	}
-	d := &Disk{r: r}
+	d := &Disk{r: r, size: size}
+	var devSize int64
 	if on != "" {
-		if d.Partition, err = find(table, on); err != nil {
-			return nil, err
+		for _, name := range strings.Split(on, ",") {
+			p, err := find(table, name)
+			if err != nil {
+				return nil, err
+			}
+			d.Medium = append(d.Medium, p)
+			devSize += p.Size
+		}
+		d.Partition = d.Medium[0]
+		if len(d.Medium) == 1 {
+			d.Medium = nil
 		}
 	}
-	d.Log, err = logwrites.Open(io.NewSectionReader(r, logp.Start, logp.Size), logp.Size, d.Partition.Size)
+	d.Log, err = logwrites.Open(io.NewSectionReader(r, logp.Start, logp.Size), logp.Size, devSize)
 	if err != nil {
 		return nil, fmt.Errorf("the write log on partition %d: %w", logp.Number, err)
 	}
@@ -74,30 +93,109 @@ func (d *Disk) States() []State {
 	return out
 }
 
-// Export writes the tested partition as the first applied entries of the
-// log leave it, as an image at path: replaced whole, never left half
-// written.
-func (d *Disk) Export(path string, applied int) error {
+// Export writes the state named by code (logwrites.State.Code: a
+// number of entries replayed, or a device model's state as a result
+// lists it) at path, replaced whole, never left half written: the tested
+// partition's image, or for an update test's partitions a copy of the
+// whole disk with each of them as the state leaves it, which boots as
+// the board would after that power cut.
+func (d *Disk) Export(path, code string) error {
 	if d.Partition.Size == 0 {
 		return fmt.Errorf("no tested partition named")
 	}
-	if applied < 1 || applied > len(d.Log.Entries) {
-		return fmt.Errorf("state %d is not one of the log's 1 to %d entries", applied, len(d.Log.Entries))
+	st, err := logwrites.ParseState(code, len(d.Log.Entries))
+	if err != nil {
+		return err
 	}
 	f, err := atomicfile.Create(path, 0o644)
 	if err != nil {
 		return err
 	}
 	defer f.Abort()
-	// The runner zeroed the partition before the log began: a sparse
-	// file of its size is that start.
-	if err := f.Truncate(d.Partition.Size); err != nil {
+	if d.Medium == nil {
+		if err := d.replay(f.File, st); err != nil {
+			return err
+		}
+		return f.Commit()
+	}
+	medium, err := os.CreateTemp(filepath.Dir(path), ".medium-*")
+	if err != nil {
 		return err
 	}
-	if err := logwrites.NewReplayer(d.Log, f.File).To(applied); err != nil {
+	defer os.Remove(medium.Name())
+	defer medium.Close()
+	if err := d.replay(medium, st); err != nil {
 		return err
+	}
+	if err := copyRange(f.File, d.r, 0, 0, d.size, true); err != nil {
+		return err
+	}
+	var at int64
+	for _, p := range d.Medium {
+		if err := copyRange(f.File, medium, p.Start, at, p.Size, false); err != nil {
+			return err
+		}
+		at += p.Size
 	}
 	return f.Commit()
+}
+
+// replay writes the state onto dev: the runner zeroed the recorded
+// device before the log began, and a sparse file of its size is that
+// start.
+func (d *Disk) replay(dev *os.File, st logwrites.State) error {
+	size := d.Partition.Size
+	if d.Medium != nil {
+		size = 0
+		for _, p := range d.Medium {
+			size += p.Size
+		}
+	}
+	if err := dev.Truncate(size); err != nil {
+		return err
+	}
+	rp := logwrites.NewReplayer(d.Log, dev)
+	if err := rp.To(st.Applied); err != nil {
+		return err
+	}
+	return rp.Beyond(st, dev)
+}
+
+// copyRange copies n bytes of src from srcOff to dst at dstOff; into a
+// new file (holes), its blocks of zeros are left unwritten.
+func copyRange(dst *os.File, src io.ReaderAt, dstOff, srcOff, n int64, holes bool) error {
+	buf := make([]byte, 1<<20)
+	for done := int64(0); done < n; {
+		k := min(int64(len(buf)), n-done)
+		if _, err := src.ReadAt(buf[:k], srcOff+done); err != nil && err != io.EOF {
+			return err
+		}
+		for b := int64(0); b < k; b += 4096 {
+			blk := buf[b:min(b+4096, k)]
+			if !holes || !allZero(blk) {
+				if _, err := dst.WriteAt(blk, dstOff+done+b); err != nil {
+					return err
+				}
+			}
+		}
+		done += k
+	}
+	// A region ending in zeros must still end where it ends.
+	if fi, err := dst.Stat(); err != nil {
+		return err
+	} else if fi.Size() < dstOff+n {
+		return dst.Truncate(dstOff + n)
+	}
+	return nil
+}
+
+func allZero(b []byte) bool {
+	for _, x := range b {
+		if x != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // find finds a partition by its GPT name or its number.

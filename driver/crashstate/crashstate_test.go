@@ -70,7 +70,7 @@ func TestExportRebuildsAState(t *testing.T) {
 		t.Fatalf("states %+v", states)
 	}
 	out := filepath.Join(t.TempDir(), "state.img")
-	if err := d.Export(out, 5); err != nil {
+	if err := d.Export(out, "5"); err != nil {
 		t.Fatal(err)
 	}
 	img, err := os.ReadFile(out)
@@ -83,8 +83,82 @@ func TestExportRebuildsAState(t *testing.T) {
 	if !bytes.Equal(img, want) {
 		t.Errorf("the state after 5 entries is not the mkfs write and the first append")
 	}
-	if err := d.Export(out, 99); err == nil {
+	if err := d.Export(out, "99"); err == nil {
 		t.Error("a state past the log's end was exported")
+	}
+	// A device model's state: the FUA write torn, its first sector kept.
+	if err := d.Export(out, "5+7~6:512:2:1"); err != nil {
+		t.Fatal(err)
+	}
+	img, _ = os.ReadFile(out)
+	copy(want[9*512:], bytes.Repeat([]byte{'b'}, 512))
+	if !bytes.Equal(img, want) {
+		t.Errorf("the torn state is not the prefix and the torn write's first sector")
+	}
+}
+
+// TestExportUpdateStateAsADisk: an update test's state is the whole disk
+// with its partitions (here two, recorded as one device) as the state
+// leaves them, zeros included, and every other byte of the disk as it
+// was.
+func TestExportUpdateStateAsADisk(t *testing.T) {
+	testenv.Tool(t, "sfdisk")
+	b := &logwritestest.Builder{SectorSize: 512}
+	b.Write(0, 'x', 2, 0)    // partition a
+	b.Write(2048, 'y', 1, 0) // partition b
+	b.Flush()
+	b.Mark(logwrites.EndMark)
+	path := filepath.Join(t.TempDir(), "disk.img")
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(path, 6<<20); err != nil {
+		t.Fatal(err)
+	}
+	testenv.Run(t, "label: gpt\nstart=2048, size=2048, name=a\nstart=4096, size=2048, name=b\nstart=6144, size=2048, name=log\nstart=8192, size=2048, name=other\n",
+		"sfdisk", "--no-reread", "--no-tell-kernel", "-q", path)
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	junk := bytes.Repeat([]byte{'J'}, 2<<20) // what the run left in a and b
+	other := bytes.Repeat([]byte{'O'}, 1<<20)
+	for _, w := range []struct {
+		data []byte
+		at   int64
+	}{{junk, 1 << 20}, {b.Bytes(), 3 << 20}, {other, 4 << 20}} {
+		if _, err := f.WriteAt(w.data, w.at); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d, err := Open(f, 6<<20, 512, "a,b", "log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "state.img")
+	if err := d.Export(out, "1"); err != nil {
+		t.Fatal(err)
+	}
+	img, err := os.ReadFile(out)
+	if err != nil || len(img) != 6<<20 {
+		t.Fatalf("%d bytes: %v", len(img), err)
+	}
+	want := make([]byte, 2<<20)
+	copy(want, bytes.Repeat([]byte{'x'}, 1024))
+	if !bytes.Equal(img[1<<20:3<<20], want) {
+		t.Error("partitions a and b are not the state after the first write")
+	}
+	if !bytes.Equal(img[4<<20:5<<20], other) {
+		t.Error("a partition outside the update changed")
+	}
+	if err := d.Export(out, "3"); err != nil {
+		t.Fatal(err)
+	}
+	img, _ = os.ReadFile(out)
+	copy(want[1<<20:], []byte(strings.Repeat("y", 512)))
+	if !bytes.Equal(img[1<<20:3<<20], want) {
+		t.Error("partition b lacks the second write")
 	}
 }
 

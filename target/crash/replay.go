@@ -460,7 +460,7 @@ func (w *stateWorker) checkState(ctx context.Context, st logwrites.State, fsck b
 	if err != nil {
 		return stateResult{}, err
 	}
-	r := stateResult{N: st.N, Applied: st.Applied, Point: st.Point, LastOp: dur.last}
+	r := stateResult{N: st.N, Applied: st.Applied, Code: st.Code(), Point: st.Point, LastOp: dur.last}
 	if st.Beyond != nil {
 		r.Model = st.Beyond.String()
 	}

@@ -70,6 +70,7 @@ type crashScratch struct {
 type stateResult struct {
 	N           int     `json:"n"` // the state's number in the model's enumeration
 	Applied     int     `json:"applied"`
+	Code        string  `json:"code,omitempty"` // logwrites.State.Code: what fsbench crash-state -state takes
 	Point       string  `json:"point"`
 	Model       string  `json:"model,omitempty"` // what the device model did beyond the prefix
 	Consistency string  `json:"consistency,omitempty"`
@@ -583,7 +584,7 @@ func (c *crashCampaign) outcome(sc *crashScratch, space *logwrites.Space, chosen
 	out.Attr("workload", c.work.kind)
 	out.Attr("replay_on", c.replayOn)
 	if r := t.firstBad; r != nil {
-		out.Attr("first_bad_state", fmt.Sprint(r.Applied))
+		out.Attr("first_bad_state", cmp.Or(r.Code, fmt.Sprint(r.Applied)))
 		out.Attr("first_bad_entry", r.Entry)
 		out.Attr("first_bad_class", r.Consistency+"/"+r.Data)
 		for k, v := range map[string]string{"first_bad_last_op": r.LastOp, "first_bad_mount": r.Mount,
