@@ -9,15 +9,16 @@ import (
 	"github.com/fsbench/fsbench/wire/resultframe"
 )
 
-// updateSpec updates slot B of an A/B layout with Debian's RAUC while an
-// application appends to its data partition, and judges every flush
-// state; the same update under the torn device model with the
-// environment's two copies and with one; and a custom updater that flips
-// the environment before its image reached slot B (the negative
-// control). x86_64 in QEMU under TCG, as CI runs it: the update's logic is
-// the same on an ARM board, whose U-Boot reads the same environment. The
-// host then boots every state judged Fallback or Bricked, and a sample of
-// the others, through Debian's U-Boot for QEMU's x86 machine.
+// updateSpec updates slot B of an A/B layout with Debian's RAUC, and
+// with its SWUpdate, while an application appends to its data partition,
+// and judges every flush state; the same RAUC update under the torn
+// device model with the environment's two copies and with one; and a
+// custom updater that flips the environment before its image reached
+// slot B (the negative control). x86_64 in QEMU under TCG, as CI runs it:
+// the update's logic is the same on an ARM board, whose U-Boot reads the
+// same environment. The host then boots every state judged Fallback or
+// Bricked, every state with a copy whose CRC fails, and a sample of the
+// others, through Debian's U-Boot for QEMU's x86 machine.
 const updateSpec = `
 board "qemu-x86_64" {
   arch    = "x86_64"
@@ -27,7 +28,7 @@ board "qemu-x86_64" {
 
 image "disk" {
   table = "gpt"
-  size  = "820MiB"
+  size  = "960MiB"
 
   partition "rootfs" {
     size = "200MiB"
@@ -58,6 +59,7 @@ image "disk" {
   partition "rauclog" { size = "128MiB" }
   partition "tornlog" { size = "80MiB" }
   partition "onecopylog" { size = "80MiB" }
+  partition "swulog" { size = "128MiB" }
   partition "fliplog" {
     grow = true
   }
@@ -74,18 +76,21 @@ test "update" "rauc" {
 }
 
 test "update" "torn" {
-  on         = partition.data
-  slot_a     = partition.slot_a
-  slot_b     = partition.slot_b
-  env        = partition.uboot_env
-  log        = partition.tornlog
-  image_size = "64KiB"
-  operations = 0
-  device     = "torn"
-  tear       = "512B"
-  samples    = 0
-  max_states = 800
-  fsck       = false
+  on          = partition.data
+  slot_a      = partition.slot_a
+  slot_b      = partition.slot_b
+  env         = partition.uboot_env
+  log         = partition.tornlog
+  boot_sample = 1
+  image_size  = "64KiB"
+  operations  = 0
+  device      = "torn"
+  tear        = "512B"
+  samples     = 0
+  max_states  = 800
+  fsck        = false
+  # The power is cut after 200 states: the campaign resumes after them.
+  interrupt_after = 200
 }
 
 test "update" "onecopy" {
@@ -94,6 +99,7 @@ test "update" "onecopy" {
   slot_b        = partition.slot_b
   env           = partition.uboot_env
   log           = partition.onecopylog
+  boot_sample   = 1
   env_redundant = false
   image_size    = "64KiB"
   operations    = 0
@@ -104,19 +110,32 @@ test "update" "onecopy" {
   fsck          = false
 }
 
+# The same update by Debian's SWUpdate, from a signed image.
+test "update" "swu" {
+  on         = partition.data
+  slot_a     = partition.slot_a
+  slot_b     = partition.slot_b
+  env        = partition.uboot_env
+  log        = partition.swulog
+  image_size = "4MiB"
+  operations = 2
+  updater    = "swupdate"
+}
+
 # Writes the image into slot B through the page cache (the shell keeps
 # the slot open, so dd's close does not write it back), gives slot B its
 # attempts, flips BOOT_ORDER and flushes the environment: the slot
 # reaches the device only when the shell exits.
 test "update" "flip" {
-  on         = partition.data
-  slot_a     = partition.slot_a
-  slot_b     = partition.slot_b
-  env        = partition.uboot_env
-  log        = partition.fliplog
-  image_size = "4MiB"
-  operations = 2
-  updater    = "custom"
+  on          = partition.data
+  slot_a      = partition.slot_a
+  slot_b      = partition.slot_b
+  env         = partition.uboot_env
+  log         = partition.fliplog
+  boot_sample = 1
+  image_size  = "4MiB"
+  operations  = 2
+  updater     = "custom"
   command = ["sh", "-c", <<-EOT
     exec 3<"$FSBENCH_SLOT_B"
     dd if="$FSBENCH_IMAGE" of="$FSBENCH_SLOT_B" bs=1M 2>/dev/null
@@ -128,13 +147,15 @@ test "update" "flip" {
 }
 `
 
-// TestUpdateInQEMU: every flush state of a real RAUC update is judged
-// and none bricks the board; a torn environment copy is caught by its
-// CRC and the other copy boots, while a lone copy torn leaves U-Boot's
-// default environment (Fallback); an updater that flips the environment
-// before the slot is written bricks the board in some states.
+// TestUpdateInQEMU: every flush state of a real RAUC update, and of an
+// SWUpdate one, is judged and none bricks the board; a torn environment
+// copy is caught by its CRC and the other copy boots, while a lone copy
+// torn leaves U-Boot's default environment (Fallback); an updater that
+// flips the environment before the slot is written bricks the board in
+// some states; a campaign cut by a power cut resumes; and the states
+// booted for real through U-Boot land where they were judged.
 func TestUpdateInQEMU(t *testing.T) {
-	testenv.Tools(t, "rauc", "openssl", "mksquashfs")
+	testenv.Tools(t, "rauc", "swupdate", "openssl", "mksquashfs")
 	runSpecInQEMU(t, "update", updateSpec, 40*time.Minute, "replays A/B updates in VMs", checkUpdate)
 }
 
@@ -160,8 +181,8 @@ func checkUpdate(t *testing.T, o *Outcome) {
 		t.Logf("%s: %s; %s; replay on %s; %v skipped: %s", r.Name, r.Attrs["device"], r.Attrs["sampling"], r.Attrs["replay_on"],
 			value(r, "states_skipped"), r.Attrs["skipped_states"])
 	}
-	if len(res) != 4 {
-		t.Fatalf("results of %d tests, want 4", len(res))
+	if len(res) != 5 {
+		t.Fatalf("results of %d tests, want 5", len(res))
 	}
 	for name, r := range res {
 		if value(r, "states_checked") == 0 || value(r, "states_checked") != value(r, "states") {
@@ -187,17 +208,25 @@ func checkUpdate(t *testing.T, o *Outcome) {
 	if flip := res["flip"]; value(flip, RealBootStates) < value(flip, "boot.Bricked") {
 		t.Errorf("flip: %v of its %v bricked states booted for real", value(flip, RealBootStates), value(flip, "boot.Bricked"))
 	}
-	rauc := res["rauc"]
-	if value(rauc, "boot.Bricked")+value(rauc, "boot.Fallback") > 0 {
-		t.Errorf("RAUC's update bricked %v states: %s", value(rauc, "boot.Bricked"), rauc.Attrs["first_bad_boot"])
-	}
-	if value(rauc, "boot.OldSlot") == 0 || value(rauc, "boot.NewSlot") == 0 {
-		t.Errorf("RAUC's update: %v states boot the old slot, %v the new one; want both", value(rauc, "boot.OldSlot"), value(rauc, "boot.NewSlot"))
-	}
-	if !strings.Contains(rauc.Attrs["last_state_boot"], "the new image") {
-		t.Errorf("the last state boots %q, want the new image", rauc.Attrs["last_state_boot"])
+	for _, name := range []string{"rauc", "swu"} {
+		r := res[name]
+		if value(r, "boot.Bricked")+value(r, "boot.Fallback") > 0 {
+			t.Errorf("%s's update bricked %v states: %s", r.Attrs["updater"], value(r, "boot.Bricked"), r.Attrs["first_bad_boot"])
+		}
+		if value(r, "boot.OldSlot") == 0 || value(r, "boot.NewSlot") == 0 {
+			t.Errorf("%s's update: %v states boot the old slot, %v the new one; want both", r.Attrs["updater"], value(r, "boot.OldSlot"), value(r, "boot.NewSlot"))
+		}
+		if !strings.Contains(r.Attrs["last_state_boot"], "the new image") {
+			t.Errorf("%s: the last state boots %q, want the new image", name, r.Attrs["last_state_boot"])
+		}
 	}
 	torn := res["torn"]
+	if value(torn, "resumed") < 1 || value(torn, "states_reused") < 200 {
+		t.Errorf("torn: the campaign cut after 200 states resumed %v times, reusing %v states", value(torn, "resumed"), value(torn, "states_reused"))
+	}
+	if !strings.Contains(res["flip"].Attrs["first_bricked_state"], "the updater's last line") {
+		t.Errorf("flip: the first bricked state does not say the updater's step: %q", res["flip"].Attrs["first_bricked_state"])
+	}
 	if value(torn, "boot.Bricked")+value(torn, "boot.Fallback") > 0 || value(torn, "env_copy_invalid") == 0 {
 		t.Errorf("torn with two copies: %v bricked, %v fallback, %v states with a copy torn; want a torn copy caught and none bricked",
 			value(torn, "boot.Bricked"), value(torn, "boot.Fallback"), value(torn, "env_copy_invalid"))

@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -53,7 +54,11 @@ func (b *builder) updateLayer(ctx context.Context, rp *runplan.Plan, work string
 				return err
 			}
 			caseDir := filepath.Join(work, "update", fmt.Sprint(i))
-			files, err := makeUpdateFiles(ctx, caseDir, s.Test+"/"+s.Case, size, b.opts.Epoch)
+			updater, err := s.Params.String("updater")
+			if err != nil {
+				return err
+			}
+			files, err := makeUpdateFiles(ctx, caseDir, s.Test+"/"+s.Case, size, b.opts.Epoch, updater)
 			if err == nil {
 				err = updateEnvAndScript(caseDir, s.Params, files)
 			}
@@ -75,7 +80,7 @@ func (b *builder) updateLayer(ctx context.Context, rp *runplan.Plan, work string
 // big-endian), made with mksquashfs and openssl without a signing time,
 // so that it is the same at every build of the same epoch, and checked
 // with `rauc info` against the certificate before it is used.
-func makeUpdateFiles(ctx context.Context, dir, name string, size, epoch int64) (map[string]string, error) {
+func makeUpdateFiles(ctx context.Context, dir, name string, size, epoch int64, updater string) (map[string]string, error) {
 	bundleDir := filepath.Join(dir, "bundle")
 	if err := os.MkdirAll(bundleDir, 0o755); err != nil {
 		return nil, err
@@ -93,6 +98,9 @@ func makeUpdateFiles(ctx context.Context, dir, name string, size, epoch int64) (
 		return nil, err
 	}
 	files[runplan.UpdateCert] = cert
+	if updater == "swupdate" {
+		return files, makeSWU(ctx, dir, files, key, cert, epoch)
+	}
 	img, err := os.ReadFile(files[runplan.UpdateNewImage])
 	if err != nil {
 		return nil, err
@@ -231,7 +239,12 @@ func tarFiles(tw *tar.Writer, dir string, files map[string]string, dirs map[stri
 			return err
 		}
 	}
-	for _, name := range []string{runplan.UpdateBundle, runplan.UpdateCert, runplan.UpdateEnvImage, runplan.UpdateNewImage, runplan.UpdateOldImage, runplan.UpdateScript} {
+	names := make([]string, 0, len(files))
+	for name := range files {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
 		f, err := os.Open(files[name])
 		if err != nil {
 			return err
@@ -279,7 +292,11 @@ func updateEnvAndScript(dir string, p runplan.Params, files map[string]string) e
 	if err := os.WriteFile(files[runplan.UpdateEnvImage], env, 0o644); err != nil {
 		return err
 	}
-	return os.WriteFile(files[runplan.UpdateScript], []byte(raucScript), 0o755)
+	script := raucScript
+	if updater, _ := p.String("updater"); updater == "swupdate" {
+		script = swupdateScript
+	}
+	return os.WriteFile(files[runplan.UpdateScript], []byte(script), 0o755)
 }
 
 // raucScript installs the case's bundle as a board's updater does: RAUC's

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -20,7 +21,7 @@ import (
 func TestUpdateFilesMakeABundleRAUCAccepts(t *testing.T) {
 	testenv.Tools(t, "rauc", "openssl", "mksquashfs")
 	dir := t.TempDir()
-	files, err := makeUpdateFiles(context.Background(), dir, "u/single", 64<<10, 1700000000)
+	files, err := makeUpdateFiles(context.Background(), dir, "u/single", 64<<10, 1700000000, "rauc")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +41,7 @@ func TestUpdateFilesMakeABundleRAUCAccepts(t *testing.T) {
 			t.Fatalf("sector %d is the same in both images", off/512)
 		}
 	}
-	again, err := makeUpdateFiles(context.Background(), filepath.Join(dir, "again"), "u/single", 64<<10, 1700000000)
+	again, err := makeUpdateFiles(context.Background(), filepath.Join(dir, "again"), "u/single", 64<<10, 1700000000, "rauc")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +53,7 @@ func TestUpdateFilesMakeABundleRAUCAccepts(t *testing.T) {
 		}
 	}
 	// Another case gets another key.
-	other, err := makeUpdateFiles(context.Background(), filepath.Join(dir, "other"), "u/other", 64<<10, 1700000000)
+	other, err := makeUpdateFiles(context.Background(), filepath.Join(dir, "other"), "u/other", 64<<10, 1700000000, "rauc")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,5 +61,44 @@ func TestUpdateFilesMakeABundleRAUCAccepts(t *testing.T) {
 	b, _ := os.ReadFile(other[runplan.UpdateCert])
 	if bytes.Equal(a, b) {
 		t.Error("two cases share one key")
+	}
+}
+
+// TestSWUpdateImage: the SWUpdate image of a case is one Debian's
+// swupdate checks against the certificate beside it, for fsbench's
+// hardware, and the same at a second build; a byte of it changed is
+// refused.
+func TestSWUpdateImage(t *testing.T) {
+	testenv.Tools(t, "swupdate", "openssl")
+	dir := t.TempDir()
+	files, err := makeUpdateFiles(context.Background(), dir, "u/swu", 64<<10, 1700000000, "swupdate")
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := makeUpdateFiles(context.Background(), filepath.Join(dir, "again"), "u/swu", 64<<10, 1700000000, "swupdate")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := os.ReadFile(files[runplan.UpdateSWU])
+	b, _ := os.ReadFile(again[runplan.UpdateSWU])
+	if len(a) < 64<<10 || !bytes.Equal(a, b) {
+		t.Errorf("the image differs between two builds (%d and %d bytes)", len(a), len(b))
+	}
+	if _, ok := files[runplan.UpdateBundle]; ok {
+		t.Error("an SWUpdate case carries a RAUC bundle too")
+	}
+	// sw-description's text, changed: its signature no longer matches.
+	i := bytes.Index(a, []byte(`value = "3"`))
+	if i < 0 {
+		t.Fatal("no bootenv in the image")
+	}
+	a[i+9] = '9'
+	bad := filepath.Join(dir, "bad.swu")
+	if err := os.WriteFile(bad, a, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("swupdate", "-c", "-i", bad, "-k", files[runplan.UpdateCert], "-H", runplan.UpdateCompatible+":"+runplan.UpdateHWRevision).CombinedOutput()
+	if err == nil {
+		t.Errorf("swupdate accepted an image whose sw-description changed after signing:\n%s", out)
 	}
 }

@@ -61,11 +61,13 @@ func testKey(name string) (*rsa.PrivateKey, error) {
 func testCert(k *rsa.PrivateKey, epoch int64) ([]byte, error) {
 	from := time.Unix(epoch, 0).UTC()
 	tmpl := &x509.Certificate{
-		SerialNumber:          big.NewInt(1),
-		Subject:               pkix.Name{CommonName: "fsbench update test"},
-		NotBefore:             from,
-		NotAfter:              from.AddDate(100, 0, 0),
-		KeyUsage:              x509.KeyUsageDigitalSignature,
+		SerialNumber: big.NewInt(1),
+		Subject:      pkix.Name{CommonName: "fsbench update test"},
+		NotBefore:    from,
+		NotAfter:     from.AddDate(100, 0, 0),
+		KeyUsage:     x509.KeyUsageDigitalSignature,
+		// SWUpdate checks this purpose by default.
+		ExtKeyUsage:           []x509.ExtKeyUsage{x509.ExtKeyUsageEmailProtection},
 		BasicConstraintsValid: true,
 	}
 	der, err := x509.CreateCertificate(nil, tmpl, tmpl, &k.PublicKey, k)

@@ -95,10 +95,11 @@ func updateFields() []fields.Field {
 		},
 		{
 			Name: "updater", Kind: fields.Enum,
-			Enum:    []string{"rauc", "custom"},
+			Enum:    []string{"rauc", "swupdate", "custom"},
 			Default: "rauc",
 			Doc: "rauc: Debian's RAUC installs the bundle the host made (raw slots, its U-Boot backend through libubootenv's fw_setenv); " +
-				"custom: command does the update.",
+				"swupdate: Debian's SWUpdate installs the signed image the host made (its raw handler into slot B, then its bootenv section, " +
+				"through libubootenv, with its own update markers); custom: command does the update.",
 		},
 		{
 			Name: "command", Kind: fields.String, List: true,
@@ -224,13 +225,16 @@ func partField(name, doc string) fields.Field {
 	return fields.Field{Name: name, Kind: fields.Partition, Required: true, Doc: doc}
 }
 
-// updatePrograms: RAUC's client and service, the D-Bus daemon between
-// them, and libubootenv's tools, which RAUC's U-Boot backend runs and
-// a custom command may.
+// updatePrograms: RAUC's client and service and the D-Bus daemon
+// between them, or SWUpdate, and libubootenv's tools, which both run (as
+// a library or as programs) and a custom command may.
 func updatePrograms(p Params) []string {
 	progs := []string{"fw_setenv", "fw_printenv"}
-	if u, _ := stringParam(p, "updater"); u != "custom" {
+	switch u, _ := stringParam(p, "updater"); u {
+	case "rauc", "":
 		progs = append(progs, "rauc", "dbus-daemon")
+	case "swupdate":
+		progs = append(progs, "swupdate")
 	}
 	return progs
 }
@@ -244,8 +248,8 @@ func checkUpdate(p Params) []Problem {
 		probs = append(probs, Problem{"updater", "Custom updater without a command",
 			"updater = \"custom\" runs command, which the test does not set: give the program and its arguments."})
 	case updater != "custom" && len(cmd) > 0:
-		probs = append(probs, Problem{"command", "Command beside RAUC",
-			"command is the custom updater's; with updater = \"rauc\" it would not run: drop it or set updater = \"custom\"."})
+		probs = append(probs, Problem{"command", "Command beside " + updater,
+			fmt.Sprintf("command is the custom updater's; with updater = %q it would not run: drop it or set updater = \"custom\".", updater)})
 	}
 	seen := map[string]string{}
 	for _, f := range []string{"slot_a", "slot_b", "env", "log"} {

@@ -108,7 +108,7 @@ FSBENCH_TOOL_PACKAGES=(
 	u-boot-qemu u-boot-tools genimage genext2fs systemd
 	fio postmark sqlite3 chromium shellcheck
 	lava-dispatcher lava-common telnet ser2net
-	rauc libubootenv-tool openssl
+	rauc swupdate libubootenv-tool openssl
 )
 
 # ensure_foreign_archs lets apt download arm64 and armhf packages on

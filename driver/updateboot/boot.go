@@ -2,7 +2,9 @@ package updateboot
 
 import (
 	"bufio"
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -116,6 +118,13 @@ func (b *booter) boot(ctx context.Context, rp *logwrites.Replayer, base *os.File
 		return landing{}, err
 	}
 	got, err := b.run(ctx)
+	// U-Boot for QEMU's x86 machine now and then resets before it runs
+	// the boot script (under TCG on a busy host): that boot decided
+	// nothing, and the same disk boots again.
+	for try := 1; errors.Is(err, errNoScript) && try < 3; try++ {
+		b.c.Log.Warnf("state %s: %v; booting it again", st.Code(), err)
+		got, err = b.run(ctx)
+	}
 	if err != nil {
 		return got, err
 	}
@@ -176,11 +185,18 @@ func (b *booter) run(ctx context.Context) (landing, error) {
 			return got, nil
 		}
 	}
-	if ctx.Err() != nil {
-		return got, fmt.Errorf("no boot decision within %s; the console's end:\n%s", bootTimeout, strings.Join(tail, "\n"))
+	end := strings.Join(tail, "\n")
+	switch {
+	case got.copy == -2 && !strings.Contains(end, "fsbench-boot"):
+		return got, fmt.Errorf("%w (%s); the console's end:\n%s", errNoScript, cmp.Or(ctx.Err(), errors.New("QEMU ended")), end)
+	case ctx.Err() != nil:
+		return got, fmt.Errorf("no boot decision within %s; the console's end:\n%s", bootTimeout, end)
 	}
-	return got, fmt.Errorf("QEMU ended before a boot decision; the console's end:\n%s", strings.Join(tail, "\n"))
+	return got, fmt.Errorf("QEMU ended before a boot decision; the console's end:\n%s", end)
 }
+
+// errNoScript: U-Boot never ran the boot script.
+var errNoScript = errors.New("U-Boot did not run the boot script")
 
 // read takes one console line; it says when the boot has landed.
 func (g *landing) read(line string) bool {

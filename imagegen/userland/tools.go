@@ -26,7 +26,7 @@ import (
 // checker and mkfs, which the reliability tests run between power cuts
 // and fsck_time times, its cleaner) are in the filesystems catalogue.
 var otherPrograms = map[string]string{"sqlite3": "sqlite3", "fio": "fio",
-	"rauc": "rauc", "dbus-daemon": "dbus-daemon", "fw_setenv": "libubootenv-tool", "fw_printenv": "libubootenv-tool"}
+	"rauc": "rauc", "swupdate": "swupdate", "dbus-daemon": "dbus-daemon", "fw_setenv": "libubootenv-tool", "fw_printenv": "libubootenv-tool"}
 
 // ToolPackage returns the Debian package that provides program, a name
 // on the PATH such as "e2fsck".

@@ -216,7 +216,9 @@ func (u *updateCampaign) record(ctx context.Context, sc *crashScratch) error {
 		if err != nil {
 			return err
 		}
-		r.node = d.Node
+		if r.node = d.Node; r.field != "on" && d.Node != runplan.UpdateSlotNode(r.field) {
+			return fmt.Errorf("the update writes %s through %s, not %s, which the host's update image names", r.field, d.Node, runplan.UpdateSlotNode(r.field))
+		}
 	}
 	dir, err := u.seed(ctx)
 	if err != nil {

@@ -67,7 +67,15 @@ func (u *updateCampaign) bootPass(sc *crashScratch, out *step.Outcome) error {
 	counts := map[string]int{}
 	invalid, none := 0, 0
 	var last bootState
+	marks := make([]string, len(l.Entries))
+	for i, en := range l.Entries {
+		if en.IsMark() {
+			marks[i] = en.Mark
+		}
+	}
+	steps := updaterSteps(marks)
 	firstBad := true
+	firstOf := map[string]bool{}
 	var good, always []string
 	for _, st := range chosen {
 		if r, ok := done[st.N]; !ok || r.Skipped != "" {
@@ -93,10 +101,18 @@ func (u *updateCampaign) bootPass(sc *crashScratch, out *step.Outcome) error {
 		if b.NoEnv {
 			none++
 		}
-		if b.Boot != BootOld && b.Boot != BootNew && firstBad {
-			firstBad = false
-			out.Attr("first_bad_boot_state", fmt.Sprintf("%d (%s, %s)", st.Applied, l.Entries[st.Marks()-1], st.Beyond))
-			out.Attr("first_bad_boot", b.Boot+": "+b.Why)
+		if b.Boot != BootOld && b.Boot != BootNew && !firstOf[b.Boot] {
+			// The first state of each bad class, as fsbench crash-state
+			// takes it, with the log's entry before the cut.
+			firstOf[b.Boot] = true
+			at := fmt.Sprintf("%s (after entry %s; %s; the updater's last line: %q)", st.Code(), l.Entries[st.Marks()-1], st.Beyond, steps[st.Marks()])
+			out.Attr("first_"+strings.ToLower(b.Boot)+"_state", at)
+			out.Attr("first_"+strings.ToLower(b.Boot), b.Why)
+			if firstBad {
+				firstBad = false
+				out.Attr("first_bad_boot_state", at)
+				out.Attr("first_bad_boot", b.Boot+": "+b.Why)
+			}
 		}
 		last = b
 	}

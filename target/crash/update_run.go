@@ -1,16 +1,25 @@
 package crash
 
 import (
+	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/fsbench/fsbench/wire/runplan"
 )
+
+// UpdaterMark starts the marks that carry the updater's output into the
+// write log, a line each as it is printed, so that a state says which
+// step of the update the power cut interrupted. The workload's marks
+// start with markPrefix; these are not promises of durability.
+const UpdaterMark = "upd:"
 
 // runUpdate runs the updater, and beside it the application's appends
 // to the data partition (mounted at dir), each fsynced and marked in the
@@ -26,39 +35,115 @@ func (u *updateCampaign) runUpdate(ctx context.Context, dir, lwNode string, mark
 	if err := os.WriteFile("/etc/fw_env.config", []byte(conf), 0o644); err != nil {
 		return err
 	}
+	// The application's marks come each after a flush of the recorder's
+	// (orderedMarks); the updater's lines must not fall between the two.
+	ordered, closeDev, err := orderedMarks(lwNode, mark)
+	if err != nil {
+		return err
+	}
+	defer closeDev()
+	var mu sync.Mutex
+	locked := func(m marker) marker {
+		return func(text string) error {
+			mu.Lock()
+			defer mu.Unlock()
+			return m(text)
+		}
+	}
 	appDone := make(chan error, 1)
 	go func() {
 		var err error
 		if u.work.ops > 0 {
-			err = u.runOrdered(ctx, u.e.WorkDirIn(dir), lwNode, mark)
+			err = u.work.run(ctx, u.e.WorkDirIn(dir), locked(ordered))
 		}
 		appDone <- err
 	}()
 	start := time.Now()
 	u.e.Logf("%s: updating slot B (%s) while the application appends %d times", u.e.Step.ID(), u.updater, u.work.ops)
-	argv := u.command
-	if u.updater != "custom" {
-		// The host's script runs RAUC's service and `rauc install`.
-		argv = []string{"sh", filepath.Join(u.dir, runplan.UpdateScript)}
-	}
-	if len(argv) == 0 {
-		return fmt.Errorf("updater = \"custom\" has no command")
-	}
-	c := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	c.Env = append(os.Environ(), "FSBENCH_DIR="+u.dir,
-		"FSBENCH_IMAGE="+filepath.Join(u.dir, runplan.UpdateNewImage),
-		"FSBENCH_BUNDLE="+filepath.Join(u.dir, runplan.UpdateBundle),
-		"FSBENCH_SLOT_A="+u.regions[regA].node,
-		"FSBENCH_SLOT_B="+u.regions[regB].node,
-		"FSBENCH_ENV="+env)
-	out, err := c.CombinedOutput()
+	out, err := u.runUpdater(ctx, env, locked(mark))
 	u.updateTime = time.Since(start).Seconds()
 	if err != nil {
-		s := strings.TrimSpace(string(out))
-		err = fmt.Errorf("the update (%s): %v: %s", argv[0], err, s[max(0, len(s)-800):])
+		s := strings.TrimSpace(out)
+		err = fmt.Errorf("the update: %v: %s", err, s[max(0, len(s)-800):])
 	}
 	if aerr := <-appDone; err == nil && aerr != nil {
 		err = fmt.Errorf("the application's appends: %w", aerr)
 	}
 	return err
+}
+
+// runUpdater runs the update command, each line it prints marked in the
+// log, and returns what it printed.
+func (u *updateCampaign) runUpdater(ctx context.Context, env string, mark marker) (string, error) {
+	argv := u.command
+	if u.updater != "custom" {
+		// The host's script runs the updater: RAUC's service and `rauc
+		// install`, or swupdate.
+		argv = []string{"sh", filepath.Join(u.dir, runplan.UpdateScript)}
+	}
+	bundle := runplan.UpdateBundle
+	if u.updater == "swupdate" {
+		bundle = runplan.UpdateSWU
+	}
+	if len(argv) == 0 {
+		return "", fmt.Errorf("updater = \"custom\" has no command")
+	}
+	c := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	c.Env = append(os.Environ(), "FSBENCH_DIR="+u.dir,
+		"FSBENCH_IMAGE="+filepath.Join(u.dir, runplan.UpdateNewImage),
+		"FSBENCH_BUNDLE="+filepath.Join(u.dir, bundle),
+		"FSBENCH_SLOT_A="+u.regions[regA].node,
+		"FSBENCH_SLOT_B="+u.regions[regB].node,
+		"FSBENCH_ENV="+env)
+	pr, pw := io.Pipe()
+	c.Stdout, c.Stderr = pw, pw
+	var all strings.Builder
+	lines := make(chan error, 1)
+	go func() {
+		sc := bufio.NewScanner(pr)
+		sc.Buffer(make([]byte, 64<<10), 1<<20)
+		var err error
+		for sc.Scan() {
+			all.WriteString(sc.Text() + "\n")
+			if err == nil {
+				err = mark(updaterMark(sc.Text()))
+			}
+		}
+		io.Copy(io.Discard, pr)
+		lines <- err
+	}()
+	err := c.Run()
+	pw.Close()
+	if merr := <-lines; err == nil && merr != nil {
+		err = fmt.Errorf("marking the updater's output in the write log: %w", merr)
+	}
+	return all.String(), err
+}
+
+// updaterMark is a line of the updater's as one word of a device-mapper
+// message (which splits on spaces), within a log entry's sector.
+func updaterMark(line string) string {
+	w := strings.Map(func(r rune) rune {
+		if r <= ' ' || r == 0x7f {
+			return '_'
+		}
+		return r
+	}, strings.TrimSpace(line))
+	if len(w) > 200 {
+		w = w[:200]
+	}
+	return UpdaterMark + w
+}
+
+// updaterSteps gives, for each count of entries, the updater's last line
+// before them.
+func updaterSteps(marks []string) []string {
+	out := make([]string, len(marks)+1)
+	for i, m := range marks {
+		out[i+1] = out[i]
+		if rest, ok := strings.CutPrefix(m, UpdaterMark); ok {
+			out[i+1] = strings.ReplaceAll(rest, "_", " ")
+		}
+	}
+	return out
 }

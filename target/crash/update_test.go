@@ -1,6 +1,10 @@
 package crash
 
-import "testing"
+import (
+	"slices"
+	"strings"
+	"testing"
+)
 
 // TestBootSlot: RAUC's U-Boot script boots the first slot of BOOT_ORDER
 // with attempts left; none left, or words it does not know, boot nothing;
@@ -23,5 +27,20 @@ func TestBootSlot(t *testing.T) {
 		if got, _, why := bootSlot(c.vars); got != c.want {
 			t.Errorf("%v: slot %d (%s), want %d", c.vars, got, why, c.want)
 		}
+	}
+}
+
+// TestUpdaterStepsFromMarks: the updater's lines become one-word marks
+// outside the workload's prefix, and each count of entries knows the
+// last line before it.
+func TestUpdaterStepsFromMarks(t *testing.T) {
+	m := updaterMark("  installing rootfs.img\tto B \x00 " + strings.Repeat("x", 300))
+	if strings.ContainsAny(m, " \t\x00") || !strings.HasPrefix(m, UpdaterMark+"installing_rootfs.img_to_B") || len(m) > len(UpdaterMark)+200 || strings.HasPrefix(m, markPrefix) {
+		t.Errorf("mark %q", m)
+	}
+	steps := updaterSteps([]string{"", updaterMark("writing slot"), markPrefix + "s:f:4096", "", updaterMark("done")})
+	want := []string{"", "", "writing slot", "writing slot", "writing slot", "done"}
+	if !slices.Equal(steps, want) {
+		t.Errorf("steps %q, want %q", steps, want)
 	}
 }

@@ -4,19 +4,27 @@ import "strings"
 
 // What the host puts in the root filesystem for each case of an update
 // test, and the runner reads there: the old image, which the runner
-// writes into slot A before the update, the new one, the RAUC bundle of
-// the new one, the certificate it is signed with (the keyring of RAUC's
-// system.conf), the factory environment, and the script that runs RAUC.
+// writes into slot A before the update, the new one, the update of the
+// new one (a RAUC bundle, or an SWUpdate image), the certificate it is
+// signed with (RAUC's keyring, SWUpdate's -k), the factory environment,
+// and the script that runs the updater.
 const (
 	UpdateDir        = "/var/lib/fsbench/update"
 	UpdateOldImage   = "old.img"
 	UpdateNewImage   = "new.img"
-	UpdateBundle     = "update.raucb"
+	UpdateBundle     = "update.raucb" // updater = "rauc"
+	UpdateSWU        = "update.swu"   // updater = "swupdate"
 	UpdateCert       = "cert.pem"
 	UpdateEnvImage   = "env.img"        // the factory environment, its copies from env_offset
-	UpdateScript     = "rauc.sh"        // runs RAUC's service and `rauc install`
-	UpdateCompatible = "fsbench-update" // the bundle's and the system's compatible
+	UpdateScript     = "update.sh"      // runs the updater
+	UpdateCompatible = "fsbench-update" // the bundle's and the system's compatible (RAUC), the hardware (SWUpdate)
+	UpdateHWRevision = "1.0"            // the hardware revision an SWUpdate image is for
 )
+
+// UpdateSlotNode is the device node through which the update writes a
+// slot while it is recorded ("slot_a", "slot_b", "env"): an SWUpdate image
+// names its device, so the host writes this path into it.
+func UpdateSlotNode(field string) string { return "/dev/fsbench/fsbench-upd-" + field }
 
 // UpdateCaseDir is the directory of a case's files: one path element
 // made of the test's and the case's names.
