@@ -126,6 +126,13 @@ func updateFields() []fields.Field {
 			Doc: "States judged OldSlot or NewSlot that the QEMU target boots for real through U-Boot after the run, evenly spread, beside every state judged " +
 				"Fallback or Bricked and every state with an environment copy whose CRC fails (one boot per distinct environment and slots); each must land where it was judged.",
 		},
+		{
+			Name: "max_boots", Kind: fields.Int,
+			Min: fields.Bound(0), Max: fields.Bound(100000),
+			Default: int64(24),
+			Doc: "Most states booted for real per case (0: every listed one): beyond it the first state of each class and the rest evenly spread, " +
+				"the number booted and listed in the result's real_boot.",
+		},
 	}, updateModelFields(), []fields.Field{
 		{
 			Name: "max_states", Kind: fields.Int,

@@ -70,6 +70,11 @@ func Check(ctx context.Context, c Case) (*Outcome, error) {
 	if len(judged) == 0 {
 		return out, nil
 	}
+	most, err := c.Step.Params.Int("max_boots")
+	if err != nil {
+		return nil, err
+	}
+	judged = budget(judged, int(most))
 	lay, err := readLayout(c)
 	if err != nil {
 		return nil, err
@@ -131,6 +136,37 @@ func Check(ctx context.Context, c Case) (*Outcome, error) {
 	}
 	out.Boots = len(b.landed)
 	return out, nil
+}
+
+// budget keeps at most most of the judged states (0: all): the first
+// of each class, then the others evenly spread, in their listed order.
+func budget(judged []runplan.BootJudgement, most int) []runplan.BootJudgement {
+	if most <= 0 || len(judged) <= most {
+		return judged
+	}
+	keep := map[int]bool{}
+	seen := map[string]bool{}
+	for i, j := range judged {
+		if !seen[j.Class] && len(keep) < most {
+			seen[j.Class] = true
+			keep[i] = true
+		}
+	}
+	for k := 0; k < most && len(keep) < most; k++ {
+		keep[k*len(judged)/most] = true
+	}
+	// Spread indexes that met a class's first leave room: the lowest
+	// ones left fill it.
+	for i := 0; len(keep) < most; i++ {
+		keep[i] = true
+	}
+	var out []runplan.BootJudgement
+	for i, j := range judged {
+		if keep[i] {
+			out = append(out, j)
+		}
+	}
+	return out
 }
 
 // layout is where the medium's regions lie on the run's disk.
