@@ -93,6 +93,7 @@ type table struct {
 	contexts []*Context
 	rows     []*Row
 	problems []Problem
+	firsts   []FirstState
 	outcomes []*Outcome
 	inputs   []InputSummary
 	// measured are the results that measured (status ok), in input
@@ -202,6 +203,7 @@ func (a *aggregator) add(sum *InputSummary, r *resultframe.Result) {
 		return
 	}
 	sum.OK++
+	a.t.firsts = append(a.t.firsts, firstStates(c, r)...)
 	a.t.measured = append(a.t.measured, measured{c, tool, r})
 	for _, m := range append(slices.Clone(r.Metrics), derivedMetrics(r)...) {
 		v, unit := displayUnit(m.Value, m.Unit)

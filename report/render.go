@@ -59,6 +59,11 @@ func (r *Report) render(p page) {
 		}
 		p.close()
 	}
+	if len(r.FirstStates) > 0 {
+		p.heading(2, "first-states", "First bad states")
+		p.para(firstStatesText)
+		p.table(r.firstStatesTable(), "")
+	}
 	p.heading(2, "problems", "Failed and skipped results")
 	if len(r.Problems) == 0 {
 		p.para("None: every result was measured.")
@@ -140,6 +145,9 @@ func (r *Report) renderContents(p page) {
 		charts := r.chartsOf(r.Across)
 		items = append(items, item{text: "Across contexts", href: "across",
 			detail: strconv.Itoa(len(charts)) + " " + plural(len(charts), "chart", "charts"), sub: chartItems(charts)})
+	}
+	if n := len(r.FirstStates); n > 0 {
+		items = append(items, item{text: "First bad states", href: "first-states", detail: strconv.Itoa(n)})
 	}
 	items = append(items, item{text: "Failed and skipped results", href: "problems", detail: strconv.Itoa(len(r.Problems))})
 	if r.Comparison != nil {

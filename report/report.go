@@ -30,12 +30,15 @@ type Report struct {
 	Contexts []*Context
 	// Across holds what the contexts share, when charts set their values
 	// side by side (boot time per kernel); nil otherwise.
-	Across     *Context
-	Rows       []*Row
-	Problems   []Problem
-	Outcomes   []*Outcome
-	Charts     []*Chart
-	Comparison *Comparison
+	Across   *Context
+	Rows     []*Row
+	Problems []Problem
+	// FirstStates are the first bad states the crash-state campaigns
+	// name, in the order of the results.
+	FirstStates []FirstState
+	Outcomes    []*Outcome
+	Charts      []*Chart
+	Comparison  *Comparison
 	// Verdict ranks the candidates by every criterion the results
 	// measure.
 	Verdict *Answer
@@ -51,7 +54,7 @@ type Report struct {
 // Build aggregates the inputs and lays out the charts.
 func Build(ins []Input, opt Options) *Report {
 	t := aggregate(ins)
-	r := &Report{Title: opt.Title, Inputs: t.inputs, Contexts: t.contexts, Rows: t.rows, Problems: t.problems, Outcomes: t.outcomes}
+	r := &Report{Title: opt.Title, Inputs: t.inputs, Contexts: t.contexts, Rows: t.rows, Problems: t.problems, FirstStates: t.firsts, Outcomes: t.outcomes}
 	if r.Title == "" {
 		r.Title = "fsbench report"
 	}
