@@ -417,12 +417,14 @@ func floyd(n, m int64, rng *rand.Rand, pick map[int64]bool) {
 	for k := range chosen {
 		ks = append(ks, k)
 	}
-	slices.Sort(ks)
+	// sort.Slice rather than slices.Sort, whose sort of int64s would add
+	// code of its own to the runner, which has a size budget.
+	sort.Slice(ks, func(i, j int) bool { return ks[i] < ks[j] })
 	taken := make([]int64, 0, len(pick))
 	for t := range pick {
 		taken = append(taken, t)
 	}
-	slices.Sort(taken)
+	sort.Slice(taken, func(i, j int) bool { return taken[i] < taken[j] })
 	ti := 0
 	for _, k := range ks {
 		// The free number of rank k is k plus the picked numbers at or
