@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/fsbench/fsbench/internal/atomicfile"
 	"github.com/fsbench/fsbench/wire/runplan"
@@ -71,11 +72,32 @@ func makeSWU(ctx context.Context, dir string, files map[string]string, key, cert
 	if err := atomicfile.WriteFile(swu, archive.Bytes(), 0o644); err != nil {
 		return err
 	}
-	if err := hostTool(ctx, "swupdate", "-c", "-i", swu, "-k", cert, "-H", runplan.UpdateCompatible+":"+runplan.UpdateHWRevision); err != nil {
+	if err := checkSWU(ctx, swu, cert); err != nil {
 		return fmt.Errorf("SWUpdate refuses the image fsbench made: %w", err)
 	}
 	files[runplan.UpdateSWU] = swu
 	return nil
+}
+
+// checkSWU checks the image with swupdate -c. Every swupdate binds the
+// same abstract socket (@NotifyServer), so that one started while
+// another runs (a build beside this one) fails whatever its image: the
+// check is tried again a few times before its failure counts.
+func checkSWU(ctx context.Context, swu, cert string) error {
+	var err error
+	for try := range 4 {
+		if try > 0 {
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(time.Duration(try) * 700 * time.Millisecond):
+			}
+		}
+		if err = hostTool(ctx, "swupdate", "-c", "-i", swu, "-k", cert, "-H", runplan.UpdateCompatible+":"+runplan.UpdateHWRevision); err == nil {
+			return nil
+		}
+	}
+	return err
 }
 
 // cpioEntry appends one regular file (or the trailer) in the "070702"
