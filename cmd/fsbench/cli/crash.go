@@ -80,5 +80,5 @@ func beyond(st logwrites.State) string {
 	if st.Beyond == nil {
 		return ""
 	}
-	return ", then " + st.Beyond.String()
+	return fmt.Sprintf(", then entries #%d to #%d as the device model keeps them (%s)", st.Applied, st.Beyond.Upto-1, st.Beyond)
 }

@@ -41,7 +41,7 @@ func TestCrashStateExportsAModelState(t *testing.T) {
 	f.Close()
 	out := filepath.Join(dir, "state.img")
 	code, stdout, stderr := runMain(t, "crash-state", "-log", "crashlog", "-on", "crash", "-state", "3+4~3:512:4:3", "-o", out, disk)
-	if code != ExitOK || !strings.Contains(stdout, "then torn: #3 kept 1100") {
+	if code != ExitOK || !strings.Contains(stdout, "then entries #3 to #3 as the device model keeps them (torn: #3 kept 1100") {
 		t.Fatalf("exit %d: %s%s", code, stdout, stderr)
 	}
 	img, err := os.ReadFile(out)
