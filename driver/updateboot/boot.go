@@ -44,7 +44,7 @@ type booter struct {
 
 // images reads the old image (slot A once the runner seeded it) and the
 // new one (slot B at the log's end) from a replay of their own.
-func (b *booter) images(l *logwrites.Log, base *os.File) error {
+func (b *booter) images(l *logwrites.Log) error {
 	f, err := os.CreateTemp(b.c.Work, "images-*")
 	if err != nil {
 		return err

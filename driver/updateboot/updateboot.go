@@ -75,18 +75,18 @@ func Check(ctx context.Context, c Case) (*Outcome, error) {
 		return nil, err
 	}
 	judged = budget(judged, int(most))
-	lay, err := readLayout(c)
+	disk, err := os.Open(c.Disk)
+	if err != nil {
+		return nil, err
+	}
+	defer disk.Close()
+	lay, err := readLayout(c, disk)
 	if err != nil {
 		return nil, err
 	}
 	if lay.imgSize > MaxImage {
 		return nil, fmt.Errorf("image_size %d MiB: real boots compare the slot with the images in U-Boot's memory, up to %d MiB", lay.imgSize>>20, MaxImage>>20)
 	}
-	disk, err := os.Open(c.Disk)
-	if err != nil {
-		return nil, err
-	}
-	defer disk.Close()
 	l, err := lay.openLog(disk, c.Result.Attrs[runplan.UpdateLogDigest])
 	if err != nil {
 		return nil, err
@@ -107,7 +107,7 @@ func Check(ctx context.Context, c Case) (*Outcome, error) {
 		return nil, err
 	}
 	b := &booter{c: c, lay: lay, landed: map[[32]byte]landing{}}
-	if err := b.images(l, base); err != nil {
+	if err := b.images(l); err != nil {
 		return nil, err
 	}
 	if err := b.prepare(ctx); err != nil {
@@ -204,7 +204,7 @@ func (l *layout) mediumOff(i int) int64 {
 
 // readLayout finds the step's partitions on the disk by their numbers in
 // the plan.
-func readLayout(c Case) (*layout, error) {
+func readLayout(c Case, f *os.File) (*layout, error) {
 	p := c.Step.Params
 	lay := &layout{}
 	var err error
@@ -220,11 +220,6 @@ func readLayout(c Case) (*layout, error) {
 	if err = errors.Join(err, e); err != nil {
 		return nil, err
 	}
-	f, err := os.Open(c.Disk)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
 		return nil, err
@@ -247,8 +242,8 @@ func readLayout(c Case) (*layout, error) {
 		return region{}, fmt.Errorf("the disk has no partition %q of the plan", name)
 	}
 	names := []string{c.Step.On}
-	for _, f := range []string{"slot_a", "slot_b", "env"} {
-		s, err := p.String(f)
+	for _, field := range []string{"slot_a", "slot_b", "env"} {
+		s, err := p.String(field)
 		if err != nil {
 			return nil, err
 		}
