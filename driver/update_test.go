@@ -10,11 +10,13 @@ import (
 )
 
 // updateSpec updates slot B of an A/B layout with Debian's RAUC, and
-// with its SWUpdate, while an application appends to its data partition,
+// with its SWUpdate, to an image that is the slots' ext4 filesystem with
+// the root partition's userland, while an application appends to its data partition,
 // and judges every flush state; the same RAUC update under the torn
 // device model with the environment's two copies and with one; and a
 // custom updater that flips the environment before its image reached
-// slot B (the negative control). x86_64 in QEMU under TCG, as CI runs it:
+// slot B (the negative control), with a bootloader that counts attempts
+// and with one that never spends one. x86_64 in QEMU under TCG, as CI runs it:
 // the update's logic is the same on an ARM board, whose U-Boot reads the
 // same environment. The host then boots every state judged Fallback or
 // Bricked, every state with a copy whose CRC fails, and a sample of the
@@ -28,7 +30,7 @@ board "qemu-x86_64" {
 
 image "disk" {
   table = "gpt"
-  size  = "960MiB"
+  size  = "1120MiB"
 
   partition "rootfs" {
     size = "200MiB"
@@ -52,6 +54,23 @@ image "disk" {
 
   partition "slot_a" { size = "8MiB" }
   partition "slot_b" { size = "8MiB" }
+
+  # Root slots: the images are their ext4 filesystem, holding the root
+  # partition's busybox userland.
+  partition "rootfs_a" {
+    size = "12MiB"
+    filesystem {
+      type  = "ext4"
+      label = "rootfs"
+    }
+  }
+  partition "rootfs_b" {
+    size = "12MiB"
+    filesystem {
+      type  = "ext4"
+      label = "rootfs"
+    }
+  }
   partition "uboot_env" { size = "1MiB" }
 
   # A log partition per test: after the run, the host boots states of
@@ -60,6 +79,7 @@ image "disk" {
   partition "tornlog" { size = "80MiB" }
   partition "onecopylog" { size = "80MiB" }
   partition "swulog" { size = "128MiB" }
+  partition "looplog" { size = "128MiB" }
   partition "fliplog" {
     grow = true
   }
@@ -67,11 +87,10 @@ image "disk" {
 
 test "update" "rauc" {
   on         = partition.data
-  slot_a     = partition.slot_a
-  slot_b     = partition.slot_b
+  slot_a     = partition.rootfs_a
+  slot_b     = partition.rootfs_b
   env        = partition.uboot_env
   log        = partition.rauclog
-  image_size = "4MiB"
   operations = 4
 }
 
@@ -113,11 +132,10 @@ test "update" "onecopy" {
 # The same update by Debian's SWUpdate, from a signed image.
 test "update" "swu" {
   on         = partition.data
-  slot_a     = partition.slot_a
-  slot_b     = partition.slot_b
+  slot_a     = partition.rootfs_a
+  slot_b     = partition.rootfs_b
   env        = partition.uboot_env
   log        = partition.swulog
-  image_size = "4MiB"
   operations = 2
   updater    = "swupdate"
 }
@@ -126,6 +144,17 @@ test "update" "swu" {
 # the slot open, so dd's close does not write it back), gives slot B its
 # attempts, flips BOOT_ORDER and flushes the environment: the slot
 # reaches the device only when the shell exits.
+locals {
+  flip = ["sh", "-c", <<-EOT
+    exec 3<"$FSBENCH_SLOT_B"
+    dd if="$FSBENCH_IMAGE" of="$FSBENCH_SLOT_B" bs=1M 2>/dev/null
+    fw_setenv BOOT_B_LEFT 3
+    fw_setenv BOOT_ORDER "B A"
+    dd if=/dev/null of="$FSBENCH_ENV" count=0 conv=notrunc,fsync 2>/dev/null
+  EOT
+  ]
+}
+
 test "update" "flip" {
   on          = partition.data
   slot_a      = partition.slot_a
@@ -136,14 +165,22 @@ test "update" "flip" {
   image_size  = "4MiB"
   operations  = 2
   updater     = "custom"
-  command = ["sh", "-c", <<-EOT
-    exec 3<"$FSBENCH_SLOT_B"
-    dd if="$FSBENCH_IMAGE" of="$FSBENCH_SLOT_B" bs=1M 2>/dev/null
-    fw_setenv BOOT_B_LEFT 3
-    fw_setenv BOOT_ORDER "B A"
-    dd if=/dev/null of="$FSBENCH_ENV" count=0 conv=notrunc,fsync 2>/dev/null
-  EOT
-  ]
+  command     = local.flip
+}
+
+# The same, booted by a bootloader that never spends an attempt.
+test "update" "loop" {
+  on          = partition.data
+  slot_a      = partition.slot_a
+  slot_b      = partition.slot_b
+  env         = partition.uboot_env
+  log         = partition.looplog
+  boot_sample = 1
+  image_size  = "4MiB"
+  operations  = 2
+  updater     = "custom"
+  bootloader_decrements = false
+  command     = local.flip
 }
 `
 
@@ -151,8 +188,10 @@ test "update" "flip" {
 // SWUpdate one, is judged and none bricks the board; a torn environment
 // copy is caught by its CRC and the other copy boots, while a lone copy
 // torn leaves U-Boot's default environment (Fallback); an updater that
-// flips the environment before the slot is written bricks the board in
-// some states; a campaign cut by a power cut resumes; and the states
+// flips the environment before the slot is written leaves states in
+// which the new slot's boots fail until its attempts are spent
+// (Fallback), and which a bootloader that never spends one boots
+// forever (Bricked); a campaign cut by a power cut resumes; and the states
 // booted for real through U-Boot land where they were judged.
 func TestUpdateInQEMU(t *testing.T) {
 	testenv.Tools(t, "rauc", "swupdate", "openssl", "mksquashfs")
@@ -181,8 +220,8 @@ func checkUpdate(t *testing.T, o *Outcome) {
 		t.Logf("%s: %s; %s; replay on %s; %v skipped: %s", r.Name, r.Attrs["device"], r.Attrs["sampling"], r.Attrs["replay_on"],
 			value(r, "states_skipped"), r.Attrs["skipped_states"])
 	}
-	if len(res) != 5 {
-		t.Fatalf("results of %d tests, want 5", len(res))
+	if len(res) != 6 {
+		t.Fatalf("results of %d tests, want 6", len(res))
 	}
 	for name, r := range res {
 		if value(r, "states_checked") == 0 || value(r, "states_checked") != value(r, "states") {
@@ -205,8 +244,10 @@ func checkUpdate(t *testing.T, o *Outcome) {
 			t.Errorf("%s: %v states booted elsewhere than judged; the first: %s", name, d, r.Attrs[RealBootFirstDiff])
 		}
 	}
-	if flip := res["flip"]; value(flip, RealBootStates) < value(flip, "boot.Bricked") {
-		t.Errorf("flip: %v of its %v bricked states booted for real", value(flip, RealBootStates), value(flip, "boot.Bricked"))
+	for _, name := range []string{"flip", "loop"} {
+		if r := res[name]; value(r, RealBootStates) < value(r, "boot.Bricked")+value(r, "boot.Fallback") {
+			t.Errorf("%s: %v of its %v bricked and fallback states booted for real", name, value(r, RealBootStates), value(r, "boot.Bricked")+value(r, "boot.Fallback"))
+		}
 	}
 	for _, name := range []string{"rauc", "swu"} {
 		r := res[name]
@@ -224,8 +265,8 @@ func checkUpdate(t *testing.T, o *Outcome) {
 	if value(torn, "resumed") < 1 || value(torn, "states_reused") < 200 {
 		t.Errorf("torn: the campaign cut after 200 states resumed %v times, reusing %v states", value(torn, "resumed"), value(torn, "states_reused"))
 	}
-	if !strings.Contains(res["flip"].Attrs["first_bricked_state"], "the updater's last line") {
-		t.Errorf("flip: the first bricked state does not say the updater's step: %q", res["flip"].Attrs["first_bricked_state"])
+	if !strings.Contains(res["flip"].Attrs["first_fallback_state"], "the updater's last line") {
+		t.Errorf("flip: the first fallback state does not say the updater's step: %q", res["flip"].Attrs["first_fallback_state"])
 	}
 	if value(torn, "boot.Bricked")+value(torn, "boot.Fallback") > 0 || value(torn, "env_copy_invalid") == 0 {
 		t.Errorf("torn with two copies: %v bricked, %v fallback, %v states with a copy torn; want a torn copy caught and none bricked",
@@ -234,7 +275,15 @@ func checkUpdate(t *testing.T, o *Outcome) {
 	if one := res["onecopy"]; value(one, "boot.Fallback") == 0 {
 		t.Errorf("a lone environment copy torn: no state fell back to U-Boot's default environment (%v states with the copy torn)", value(one, "env_copy_invalid"))
 	}
-	if flip := res["flip"]; value(flip, "boot.Bricked") == 0 {
-		t.Errorf("flipping the environment before the slot is written bricked no state (last %s)", flip.Attrs["last_state_boot"])
+	// The control's states that boot a half-written slot B: a counting
+	// bootloader falls back to A, one that never counts loops on B.
+	flip, loop := res["flip"], res["loop"]
+	if value(flip, "boot.Fallback") == 0 || value(flip, "boot.Bricked") > 0 {
+		t.Errorf("flipping the environment before the slot is written: %v fallback, %v bricked states; want fallbacks only (first %s)",
+			value(flip, "boot.Fallback"), value(flip, "boot.Bricked"), flip.Attrs["first_bad_boot"])
+	}
+	if value(loop, "boot.Bricked") == 0 || value(loop, "boot.Fallback") > 0 || !strings.Contains(loop.Attrs["first_bricked"], "never spends an attempt") {
+		t.Errorf("a bootloader that never decrements: %v bricked, %v fallback states; want bricked only, by a boot loop (first %s)",
+			value(loop, "boot.Bricked"), value(loop, "boot.Fallback"), loop.Attrs["first_bricked"])
 	}
 }

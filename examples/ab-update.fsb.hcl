@@ -1,10 +1,11 @@
 # Does the update survive the power cut? An A/B update by RAUC (Debian's,
-# with its U-Boot backend through libubootenv) while an application
-# fsyncs appends to its data partition, checked in every crash state on
-# a device whose volatile cache reorders what no flush made durable, and
-# on one that acknowledges flushes it never honours, as cheap cards do.
-# The data partition is ext4, f2fs or btrfs. See docs/reliability.md
-# ("update").
+# with its U-Boot backend through libubootenv) of root slots while an
+# application fsyncs appends to its data partition, checked in every
+# crash state on a device whose volatile cache reorders what no flush
+# made durable, and on one that acknowledges flushes it never honours,
+# as cheap cards do. The root slots and the data partition are ext4,
+# f2fs or btrfs: the update's images are the slots' filesystem holding
+# the root partition's userland. See docs/reliability.md ("update").
 #
 # Each state is judged as the board would boot it (the environment copy
 # U-Boot reads, the slot RAUC's boot logic picks, that slot's bytes
@@ -13,10 +14,10 @@
 # Bricked, and a sample of the others, boots for real through U-Boot in
 # QEMU and must land where it was judged.
 
-variable "image_size" {
+variable "slot_size" {
   type        = string
-  default     = "4MiB"
-  description = "The old and the new image the update writes into slot B."
+  default     = "64MiB"
+  description = "Each root slot, and the images the update writes (f2fs needs 52MiB at least)."
 }
 
 variable "operations" {
@@ -31,8 +32,13 @@ variable "max_states" {
   description = "Most states judged per case."
 }
 
+# btrfs below 109MiB needs mixed block groups.
 matrix "fs" {
-  values = ["ext4", "f2fs", "btrfs"]
+  values = {
+    ext4  = { type = "ext4", mixed = false }
+    f2fs  = { type = "f2fs", mixed = false }
+    btrfs = { type = "btrfs", mixed = true }
+  }
 }
 
 matrix "device" {
@@ -50,7 +56,7 @@ board "qemu-x86_64" {
 
 image "disk" {
   table = "gpt"
-  size  = "1GiB"
+  size  = "1280MiB"
 
   partition "rootfs" {
     size = "200MiB"
@@ -66,15 +72,30 @@ image "disk" {
   partition "data" {
     size = "128MiB"
     filesystem {
-      type       = matrix.fs
+      type       = matrix.fs.type
       label      = "data"
       mountpoint = "/mnt/data"
       mount      = ["noatime"]
     }
   }
 
-  partition "slot_a" { size = "16MiB" }
-  partition "slot_b" { size = "16MiB" }
+  # The root slots: the images are slot A's filesystem with the root
+  # partition's contents and userland.
+  partition "rootfs_a" {
+    size = var.slot_size
+    filesystem {
+      type  = matrix.fs.type
+      label = "rootfs"
+      dynamic "tuning" {
+        for_each = matrix.fs.mixed ? [true] : []
+        content {
+          mixed = tuning.value
+        }
+      }
+    }
+  }
+  # The update writes slot A's image into it; it starts empty.
+  partition "rootfs_b" { size = var.slot_size }
 
   # U-Boot's environment, raw: two copies of 16KiB from its start.
   partition "uboot_env" { size = "1MiB" }
@@ -87,11 +108,10 @@ image "disk" {
 
 test "update" "rauc" {
   on         = partition.data
-  slot_a     = partition.slot_a
-  slot_b     = partition.slot_b
+  slot_a     = partition.rootfs_a
+  slot_b     = partition.rootfs_b
   env        = partition.uboot_env
   log        = partition.updlog
-  image_size = var.image_size
   operations = var.operations
   device     = "reorder"
   flush      = matrix.device

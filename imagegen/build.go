@@ -317,15 +317,15 @@ func (b *builder) partition(ctx context.Context, img plan.Image, p plan.Partitio
 		release()
 	})
 	if mem == "" {
-		return b.buildFilesystem(ctx, p, dir, dir, place)
+		return b.buildFilesystem(ctx, p, b.layersOf(p), dir, dir, place)
 	}
 	b.log.Debugf("%s: building the filesystem in %s", p.Name, mem)
-	err := b.buildFilesystem(ctx, p, dir, mem, place)
+	err := b.buildFilesystem(ctx, p, b.layersOf(p), dir, mem, place)
 	if err != nil && ctx.Err() == nil && b.scratch.short(p.Size) {
 		b.log.Warnf("%s: %s filled up meanwhile; building the filesystem again on disk", p.Name, filepath.Dir(b.scratch.dir))
 		os.RemoveAll(mem)
 		os.RemoveAll(dir)
-		err = b.buildFilesystem(ctx, p, dir, dir, place)
+		err = b.buildFilesystem(ctx, p, b.layersOf(p), dir, dir, place)
 	}
 	return err
 }

@@ -15,11 +15,11 @@ import (
 )
 
 // buildFilesystem makes the filesystem of p in imgDir, its work files in
-// dir: it stages the contents, runs the plan's mkfs and populate command
+// dir: it stages the contents with layers over them, runs the plan's mkfs and populate command
 // lines, then hands the result to place while the type's read-only
 // checker reads it, and refuses a result larger than the partition.
 // place copies: it only reads the file.
-func (b *builder) buildFilesystem(ctx context.Context, p plan.Partition, dir, imgDir string, place func(path string) error) error {
+func (b *builder) buildFilesystem(ctx context.Context, p plan.Partition, layers []string, dir, imgDir string, place func(path string) error) error {
 	f := p.Filesystem
 	typ, ok := filesystems.Lookup(f.Type)
 	if !ok {
@@ -40,7 +40,7 @@ func (b *builder) buildFilesystem(ctx context.Context, p plan.Partition, dir, im
 			return err
 		}
 	}
-	tree, err := b.stage(ctx, filepath.Join(dir, "root"), typ, f.Contents, b.layersOf(p), stageLimit(typ, p.Size))
+	tree, err := b.stage(ctx, filepath.Join(dir, "root"), typ, f.Contents, layers, stageLimit(typ, p.Size))
 	var big *stage.TooLargeError
 	if errors.As(err, &big) {
 		return fmt.Errorf("the contents (%s so far, at %s) do not fit partition %s (%s)%s",
@@ -69,7 +69,7 @@ func (b *builder) buildFilesystem(ctx context.Context, p plan.Partition, dir, im
 			return err
 		}
 	}
-	if typ.Populate == filesystems.PopulateVM && (f.Contents != nil || len(b.layersOf(p)) > 0) {
+	if typ.Populate == filesystems.PopulateVM && (f.Contents != nil || len(layers) > 0) {
 		if err := b.vmPopulate(ctx, f.Type, out, tree, dir, lim); err != nil {
 			return err
 		}

@@ -41,6 +41,7 @@ type UserlandManifest struct {
 func (b *builder) rootLayers(ctx context.Context, p *plan.Plan, v plan.Variant, dir, work string, m *Manifest) (map[string][]string, error) {
 	layers := map[string][]string{}
 	root := rootPartition(v)
+	userlandTar := ""
 	if root != nil && root.Filesystem != nil && root.Filesystem.Contents != nil && root.Filesystem.Contents.Userland != "" {
 		bb, err := userland.FetchBusybox(ctx, b.log, b.opts.cacheDir(), v.Board.Arch)
 		if err != nil {
@@ -55,6 +56,7 @@ func (b *builder) rootLayers(ctx context.Context, p *plan.Plan, v plan.Variant, 
 			return nil, fmt.Errorf("busybox userland: %w", err)
 		}
 		layers[root.UUID] = append(layers[root.UUID], tarPath)
+		userlandTar = tarPath
 		m.Userland = &UserlandManifest{Kind: "busybox", Package: bb.Package.String()}
 		if len(v.Tests) > 0 {
 			// Busybox has no checkers and no mkfs tools: the tests get
@@ -113,7 +115,7 @@ func (b *builder) rootLayers(ctx context.Context, p *plan.Plan, v plan.Variant, 
 	m.Payload = &PayloadManifest{Runner: filepath.Base(bin), RunnerSHA256: sum, Steps: len(rp.Steps),
 		Overlay: "payload", Tarball: "payload.tar"}
 	layers[root.UUID] = append(layers[root.UUID], tarPath)
-	upd, err := b.updateLayer(ctx, rp, work)
+	upd, err := b.updateLayer(ctx, v, rp, work, userlandTar)
 	if err != nil {
 		return nil, err
 	}

@@ -8,16 +8,19 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/fsbench/fsbench/internal/atomicfile"
+	"github.com/fsbench/fsbench/plan"
 	"github.com/fsbench/fsbench/recipes"
 	"github.com/fsbench/fsbench/wire/runplan"
 	"github.com/fsbench/fsbench/wire/ubootenv"
@@ -33,8 +36,10 @@ import (
 // is the same at every build of the same spec and epoch.
 
 // updateLayer writes the tarball of every update case's files, "" when
-// the plan has none.
-func (b *builder) updateLayer(ctx context.Context, rp *runplan.Plan, work string) (string, error) {
+// the plan has none. userland is the root filesystem's userland layer
+// ("" for none), which a slot's filesystem image holds when the slot has
+// no contents of its own.
+func (b *builder) updateLayer(ctx context.Context, v plan.Variant, rp *runplan.Plan, work, userland string) (string, error) {
 	var steps []runplan.Step
 	for _, s := range rp.Steps {
 		if rec, ok := recipes.Lookup(s.Recipe); ok && rec.Needs.UpdateBundle {
@@ -58,7 +63,12 @@ func (b *builder) updateLayer(ctx context.Context, rp *runplan.Plan, work string
 			if err != nil {
 				return err
 			}
-			files, err := makeUpdateFiles(ctx, caseDir, s.Test+"/"+s.Case, size, b.opts.Epoch, updater)
+			name := s.Test + "/" + s.Case
+			images, err := b.slotImages(ctx, v, s, name, caseDir, userland)
+			var files map[string]string
+			if err == nil {
+				files, err = makeUpdateFiles(ctx, caseDir, name, size, b.opts.Epoch, updater, images)
+			}
 			if err == nil {
 				err = updateEnvAndScript(caseDir, s.Params, files)
 			}
@@ -75,23 +85,27 @@ func (b *builder) updateLayer(ctx context.Context, rp *runplan.Plan, work string
 }
 
 // makeUpdateFiles makes a case's files in dir and returns their paths by
-// name. The bundle is RAUC's plain format (a squashfs of the manifest and
+// name: the images are those given (old and new, by file name), or else
+// made of sectors that name their image (updateImage). The bundle is RAUC's plain format (a squashfs of the manifest and
 // the image, its detached CMS signature, the signature's size as 8 bytes
 // big-endian), made with mksquashfs and openssl without a signing time,
 // so that it is the same at every build of the same epoch, and checked
 // with `rauc info` against the certificate before it is used.
-func makeUpdateFiles(ctx context.Context, dir, name string, size, epoch int64, updater string) (map[string]string, error) {
+func makeUpdateFiles(ctx context.Context, dir, name string, size, epoch int64, updater string, images map[string]string) (map[string]string, error) {
 	bundleDir := filepath.Join(dir, "bundle")
 	if err := os.MkdirAll(bundleDir, 0o755); err != nil {
 		return nil, err
 	}
-	files := map[string]string{}
-	for _, f := range []struct{ file, version string }{{runplan.UpdateOldImage, "1"}, {runplan.UpdateNewImage, "2"}} {
-		p := filepath.Join(dir, f.file)
-		if err := os.WriteFile(p, updateImage(name, f.version, size), 0o644); err != nil {
-			return nil, err
+	files := maps.Clone(images)
+	if files == nil {
+		files = map[string]string{}
+		for _, f := range []struct{ file, version string }{{runplan.UpdateOldImage, "1"}, {runplan.UpdateNewImage, "2"}} {
+			p := filepath.Join(dir, f.file)
+			if err := os.WriteFile(p, updateImage(name, f.version, size), 0o644); err != nil {
+				return nil, err
+			}
+			files[f.file] = p
 		}
-		files[f.file] = p
 	}
 	key, cert, err := writeTestKey(dir, name, epoch)
 	if err != nil {
@@ -124,6 +138,72 @@ func makeUpdateFiles(ctx context.Context, dir, name string, size, epoch int64, u
 	}
 	files[runplan.UpdateBundle] = bundle
 	return files, nil
+}
+
+// slotImages builds, when the step's slot A partition has a filesystem,
+// the old and the new image as that filesystem: the slot's own plan (its
+// type, mkfs command line, UUID and label) at the slot's size, holding
+// the slot's contents or, without them, the root filesystem's own (its
+// contents and userland; not the runner and the tests, which fsbench
+// adds), with runplan.UpdateSlotRelease naming the version. It returns
+// their paths by file name, nil when the slot has no filesystem.
+func (b *builder) slotImages(ctx context.Context, v plan.Variant, s runplan.Step, name, dir, userland string) (map[string]string, error) {
+	slotName, err := s.Params.String("slot_a")
+	if err != nil {
+		return nil, err
+	}
+	slot, ok := v.TestPartition(slotName)
+	if !ok || slot.Filesystem == nil {
+		return nil, nil
+	}
+	contents, layers := slot.Filesystem.Contents, []string(nil)
+	if contents == nil {
+		if root := rootPartition(v); root != nil && root.Filesystem != nil {
+			contents = root.Filesystem.Contents
+			if userland != "" {
+				layers = []string{userland}
+			}
+		}
+	}
+	files := map[string]string{}
+	for _, f := range []struct{ file, version string }{{runplan.UpdateOldImage, "1"}, {runplan.UpdateNewImage, "2"}} {
+		p := *slot
+		fs := *slot.Filesystem
+		var c plan.Contents
+		if contents != nil {
+			c = *contents
+		}
+		release := fmt.Sprintf("fsbench update %s version %s\n", name, f.version)
+		c.Files = append(slices.Clone(c.Files), plan.File{Path: runplan.UpdateSlotRelease, Content: &release, Mode: "0644"})
+		fs.Contents, p.Filesystem = &c, &fs
+		out := filepath.Join(dir, f.file)
+		b.log.Infof("building the %s image of update %s: %s filesystem of %s", f.file, name, fs.Type, slotName)
+		work := filepath.Join(dir, "slot-"+f.version)
+		err := b.buildFilesystem(ctx, p, layers, work, work, func(path string) error { return sparseCopy(path, out, p.Size) })
+		os.RemoveAll(work)
+		if err != nil {
+			return nil, fmt.Errorf("the %s image, a %s filesystem of slot %s: %w", f.file, fs.Type, slotName, err)
+		}
+		files[f.file] = out
+	}
+	return files, nil
+}
+
+// sparseCopy copies the file at src to dst, size bytes long, leaving
+// holes where src has holes or zeros.
+func sparseCopy(src, dst string, size int64) error {
+	f, err := atomicfile.Create(dst, 0o644)
+	if err != nil {
+		return err
+	}
+	defer f.Abort()
+	if err := f.Truncate(size); err != nil {
+		return err
+	}
+	if err := copyFileAt(f, 0, src, size, false); err != nil {
+		return err
+	}
+	return f.Commit()
 }
 
 // writeTestKey writes the case's key and certificate into dir.

@@ -90,10 +90,47 @@ func (r *resolver) variant(sv *spec.Variant) Variant {
 	v.Bootargs = bootargs(v.Board, root)
 	for _, st := range sv.Tests {
 		t := r.test(st)
+		r.fromPartitions(st, &t, &v)
 		r.checkPartitionSpace(st, t, &v)
 		v.Tests = append(v.Tests, t)
 	}
+	carryTestImages(sv, &v, root)
 	return v
+}
+
+// fromPartitions sets in t's values, and in each case's, what follows
+// from the partitions its fields name (recipes.Recipe.FromPartitions),
+// and reports the written values that contradict them.
+func (r *resolver) fromPartitions(st *spec.Test, t *Test, v *Variant) {
+	rec, ok := recipes.Lookup(st.Recipe)
+	if !ok || rec.FromPartitions == nil {
+		return
+	}
+	parts := map[string]recipes.Placed{}
+	for _, f := range rec.Fields {
+		name, ok := st.Params[f.Name].(string)
+		if f.Kind != fields.Partition || !ok {
+			continue
+		}
+		if p, ok := v.TestPartition(name); ok {
+			parts[f.Name] = recipes.Placed{Size: p.Size}
+			if p.Filesystem != nil {
+				parts[f.Name] = recipes.Placed{Size: p.Size, Filesystem: p.Filesystem.Type}
+			}
+		}
+	}
+	written := func(field string) bool { _, ok := st.Attrs[field]; return ok }
+	t.Params = maps.Clone(t.Params)
+	all := []recipes.Params{recipes.Params(t.Params)}
+	for _, c := range t.Cases {
+		all = append(all, c.Params)
+	}
+	for _, p := range all {
+		for _, pr := range rec.FromPartitions(p, written, parts) {
+			r.errorf(st.Of(pr.Field), pr.Summary, "%s", pr.Detail)
+			return
+		}
+	}
 }
 
 // checkPartitionSpace refuses a partition that a test's field names (the
@@ -377,10 +414,10 @@ func (r *resolver) checkUserland(sp *spec.Partition, typ *filesystems.Type) {
 
 // receivesLayers tells whether build stages files over a partition
 // without a contents block: the runner's payload goes to the root
-// partition of a spec with tests, and the boot files to their
-// partition.
+// partition of a spec with tests, the boot files to their partition,
+// and an update's images are its slots' filesystem with contents.
 func receivesLayers(sv *spec.Variant, si *spec.Image, sp *spec.Partition) bool {
-	if sp.Root && len(sv.Tests) > 0 {
+	if sp.Root && len(sv.Tests) > 0 || filledByTest(sv, sp.Name) {
 		return true
 	}
 	bf := sv.Board.Boot
@@ -388,6 +425,43 @@ func receivesLayers(sv *spec.Variant, si *spec.Image, sp *spec.Partition) bool {
 		return false
 	}
 	return (bf.Partition == "" && sp.Root) || bf.Partition == sp.Name
+}
+
+// carryTestImages marks the root filesystem not deterministic when it
+// carries the images of a partition a test fills (an update's slot)
+// whose filesystem is not: the images are built with the root's build.
+func carryTestImages(sv *spec.Variant, v *Variant, root *Partition) {
+	if root == nil || root.Filesystem == nil || !root.Filesystem.Deterministic {
+		return
+	}
+	for _, img := range v.Images {
+		for _, p := range img.Partitions {
+			if p.Filesystem == nil || p.Filesystem.Deterministic || !filledByTest(sv, p.Name) {
+				continue
+			}
+			root.Filesystem.Deterministic = false
+			root.Filesystem.Note += fmt.Sprintf(" Not deterministic here: it carries a test's images of partition %s, a %s filesystem, which is not.", p.Name, p.Filesystem.Type)
+			return
+		}
+	}
+}
+
+// filledByTest tells whether a test writes a filesystem with contents
+// into the partition (a field marked Formatted names it: an update's
+// slot, whose images are its filesystem with the root's contents).
+func filledByTest(sv *spec.Variant, partition string) bool {
+	for _, t := range sv.Tests {
+		rec, ok := recipes.Lookup(t.Recipe)
+		if !ok {
+			continue
+		}
+		for _, f := range rec.Fields {
+			if name, ok := t.Params[f.Name].(string); ok && f.Formatted && name == partition {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // fsProblemRange maps a filesystems.Problem field path to where the spec

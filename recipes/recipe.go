@@ -110,6 +110,12 @@ type Recipe struct {
 	// passes the partition `on` names as placed (its size and
 	// filesystem). nil when the recipe names no such partition.
 	Partitions func(p Params, field string, on Placed) (need int64, why string)
+	// FromPartitions sets, in one case's values, what follows from the
+	// partitions its Partition fields name (placed, by field name), and
+	// reports the values the spec wrote (written) that contradict them;
+	// the plan calls it once partitions are placed, before Partitions.
+	// nil when nothing follows.
+	FromPartitions func(p Params, written func(field string) bool, parts map[string]Placed) []Problem
 	// Estimate says, for one case's values, how much the case will do,
 	// where that is not plain from its values (crash_states: how many
 	// states its device model gives, and what its budget checks); plan

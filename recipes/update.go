@@ -6,6 +6,7 @@ import (
 
 	"github.com/fsbench/fsbench/internal/fields"
 	"github.com/fsbench/fsbench/internal/units"
+	"github.com/fsbench/fsbench/wire/runplan"
 )
 
 // update asks whether an A/B update survives a power cut: the updater
@@ -55,24 +56,29 @@ func newUpdate() *Recipe {
 			More: []string{"states", "states_possible", "states_checked", "states_skipped", "env_copy_invalid", "env_none_valid",
 				"log_entries", "log_bytes", "record_time", "update_time", "replay_time"},
 		},
-		Fields:     updateFields(),
-		Check:      checkUpdate,
-		Partitions: updateSpace,
+		Fields:         updateFields(),
+		Check:          checkUpdate,
+		Partitions:     updateSpace,
+		FromPartitions: updateSlots,
 	}
 }
 
 // UpdateBootClasses are the update's boot outcomes, from the best:
 // the board boots the slot it booted before, whole; the updated slot,
-// whole; it comes up only on U-Boot's default environment, no copy of
-// its own being valid; or it has no slot to boot, or would boot a slot
-// that is neither image (a mixed slot).
+// whole; it comes up only by a fallback: on U-Boot's default
+// environment, no copy of its own being valid, or on the other slot
+// once the boots of a slot that is neither image (a mixed slot) have
+// spent its attempts; or no slot comes up: none has attempts left but
+// mixed ones, or the bootloader boots a mixed slot forever.
 var UpdateBootClasses = []string{"OldSlot", "NewSlot", "Fallback", "Bricked"}
 
 func updateFields() []fields.Field {
 	return concat([]fields.Field{
 		iterationsField(1, "Campaigns per case: each records the update once and checks its states."),
-		partField("slot_a", "Slot A (U-Boot's bootname A): it holds the old image, which the board runs while it updates."),
-		partField("slot_b", "Slot B (bootname B), the inactive slot the update writes; it starts empty."),
+		slotField("slot_a", "Slot A (U-Boot's bootname A): it holds the old image, which the board runs while it updates. "+
+			"With a filesystem block, the images are that filesystem at the slot's size (its contents, or the root partition's contents and userland, "+
+			"with "+runplan.UpdateSlotRelease+" naming the version); without one, sectors that name their image."),
+		slotField("slot_b", "Slot B (bootname B), the inactive slot the update writes; it starts empty. A filesystem block, if any, is slot A's type."),
 		partField("env", "The partition (or raw region's partition) that holds U-Boot's environment, raw."),
 		partField("log", "The partition (without a filesystem block) that holds the write log, and at its end the snapshot store; it is overwritten."),
 		{
@@ -94,6 +100,12 @@ func updateFields() []fields.Field {
 			Doc:     "Two copies with a flags byte (CONFIG_ENV_REDUNDANT, CONFIG_ENV_OFFSET_REDUND right after the first); false: one copy, which a torn write leaves to U-Boot's default environment.",
 		},
 		{
+			Name: "bootloader_decrements", Kind: fields.Bool,
+			Default: true,
+			Doc: "The bootloader spends one of a slot's attempts at each boot (RAUC's boot script: setexpr BOOT_<slot>_LEFT - 1, saveenv), so that a slot whose boots fail " +
+				"gives way to the next of BOOT_ORDER. Negative control: false, a bootloader that never spends one, boots a failing slot forever (Bricked where a counting one falls back).",
+		},
+		{
 			Name: "updater", Kind: fields.Enum,
 			Enum:    []string{"rauc", "swupdate", "custom"},
 			Default: "rauc",
@@ -111,7 +123,8 @@ func updateFields() []fields.Field {
 			Min: fields.Bound(float64(64 * units.KiB)), Max: fields.Bound(float64(4 * units.GiB)),
 			// Small enough to log and replay in minutes under TCG.
 			Default: 8 * units.MiB, Unit: "bytes",
-			Doc: "Size of the old and the new image, which the host makes for the test (a filesystem's worth of bytes that differ between the two).",
+			Doc: "Size of the old and the new image, which the host makes for the test (a filesystem's worth of bytes that differ between the two). " +
+				"When slot_a's partition has a filesystem, the images are that filesystem and this is the slot's size.",
 		},
 		{
 			Name: "operations", Kind: fields.Int,
@@ -228,6 +241,14 @@ func updateModelFields() []fields.Field {
 	}
 }
 
+// slotField is a slot: a partition that may have a filesystem block,
+// the type of the update's images.
+func slotField(name, doc string) fields.Field {
+	f := partField(name, doc)
+	f.Formatted = true
+	return f
+}
+
 func partField(name, doc string) fields.Field {
 	return fields.Field{Name: name, Kind: fields.Partition, Required: true, Doc: doc}
 }
@@ -315,4 +336,29 @@ func updateSpace(p Params, field string, on Placed) (int64, string) {
 			units.FormatSize(img), units.FormatSize(on.Size), units.FormatSize(snap))
 	}
 	return 0, ""
+}
+
+// updateSlots: when slot A's partition has a filesystem, the images are
+// that filesystem, built as the slot's partition is (imagegen), so they
+// are the slot's size; slot B, if it has one, is of the same type.
+func updateSlots(p Params, written func(string) bool, parts map[string]Placed) []Problem {
+	a, b := parts["slot_a"], parts["slot_b"]
+	if a.Filesystem == "" {
+		if b.Filesystem != "" {
+			return []Problem{{"slot_b", "Slot B with a filesystem, slot A without",
+				fmt.Sprintf("slot_b's partition is %s but slot_a's has no filesystem: the images are slot A's filesystem, so give slot A the filesystem block, or neither.", b.Filesystem)}}
+		}
+		return nil
+	}
+	if b.Filesystem != "" && b.Filesystem != a.Filesystem {
+		return []Problem{{"slot_b", "Slots of two filesystem types",
+			fmt.Sprintf("slot_a's partition is %s and slot_b's %s: the update writes slot A's image into slot B, so give both the same type.", a.Filesystem, b.Filesystem)}}
+	}
+	if size, _ := intParam(p, "image_size"); written("image_size") && size != a.Size {
+		return []Problem{{"image_size", "Image size beside a slot filesystem",
+			fmt.Sprintf("The images are slot_a's %s filesystem, built at the slot's size (%s), not %s: drop image_size or make the slot that size.",
+				a.Filesystem, units.FormatSize(a.Size), units.FormatSize(size))}}
+	}
+	p["image_size"] = a.Size
+	return nil
 }

@@ -134,7 +134,8 @@ func (d *decoder) checkTestTargets(tests []*Test, images []*Image) {
 // checkPartitionFields resolves the partitions a test's fields name
 // besides `on` (crash_states' log): each must be another partition of the
 // image the board boots, not the root one, and hold no filesystem, since
-// the test overwrites it.
+// the test overwrites it (unless the field says the test writes a
+// filesystem there).
 func (d *decoder) checkPartitionFields(t *Test, r *recipes.Recipe, images []*Image, boot int, names []string) {
 	for _, f := range r.Fields {
 		name, ok := t.Params[f.Name].(string)
@@ -152,7 +153,7 @@ func (d *decoder) checkPartitionFields(t *Test, r *recipes.Recipe, images []*Ima
 			d.errorf(at, "Partition used twice", "%s names the partition the test runs on (%q); the test overwrites it, so give %s a partition of its own.", f.Name, name, f.Name)
 		case p.Root:
 			d.errorf(at, "Root partition overwritten", "%s names the root partition %q, and the test overwrites it; give %s a partition of its own.", f.Name, name, f.Name)
-		case p.Filesystem != nil:
+		case p.Filesystem != nil && !f.Formatted:
 			d.errorf(at, "Partition with a filesystem overwritten",
 				"%s names partition %q, which has a filesystem block; the test overwrites the partition, so give %s one without a filesystem.", f.Name, name, f.Name)
 		}

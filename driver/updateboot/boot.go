@@ -29,6 +29,15 @@ type landing struct {
 	class, slot string
 	copy, left  int
 	why         string
+	failed      []string // U-Boot's words on each slot whose boots failed
+}
+
+// failedWhy says which slots failed their boots on the way.
+func (g *landing) failedWhy() string {
+	if len(g.failed) == 0 {
+		return ""
+	}
+	return " after U-Boot's " + strings.Join(g.failed, "; ")
 }
 
 // booter boots states on one boot disk, whose slots and environment it
@@ -207,16 +216,19 @@ func (g *landing) read(line string) bool {
 		case strings.HasPrefix(msg, "environment copy "):
 			g.copy, _ = strconv.Atoi(strings.TrimPrefix(msg, "environment copy "))
 		case strings.HasPrefix(msg, "no slot has attempts left"):
-			g.class, g.why = "Bricked", "U-Boot: "+msg
+			g.class, g.why, g.slot, g.left = "Bricked", "U-Boot: "+msg+g.failedWhy(), "", 0
 			return true
 		case strings.HasPrefix(msg, "slot "):
-			// "slot B (3 attempts left) holds neither image"
+			// "slot B (3 attempts left) holds neither image": its boots
+			// fail; the script picks again, or says it never stops.
 			f := strings.Fields(msg)
 			if len(f) >= 3 {
 				g.slot = f[1]
 				g.left, _ = strconv.Atoi(strings.TrimPrefix(f[2], "("))
+				g.failed = append(g.failed, msg)
 			}
-			g.class, g.why = "Bricked", "U-Boot: "+msg
+		case strings.HasPrefix(msg, "boot loop"):
+			g.class, g.why = "Bricked", "U-Boot: "+msg+g.failedWhy()
 			return true
 		}
 		return false
@@ -235,7 +247,7 @@ func (g *landing) read(line string) bool {
 	g.slot = args["slot"]
 	g.left, _ = strconv.Atoi(args["left"])
 	switch {
-	case g.copy < 0:
+	case g.copy < 0 || args["failed"] != "":
 		g.class = "Fallback"
 	case args["image"] == "old":
 		g.class = "OldSlot"
@@ -244,7 +256,7 @@ func (g *landing) read(line string) bool {
 	default:
 		g.class = "Bricked"
 	}
-	g.why = fmt.Sprintf("the kernel started from slot %s (image %s, environment copy %d, %d attempts left)", g.slot, args["image"], g.copy, g.left)
+	g.why = fmt.Sprintf("the kernel started from slot %s (image %s, environment copy %d, %d attempts left)%s", g.slot, args["image"], g.copy, g.left, g.failedWhy())
 	return true
 }
 

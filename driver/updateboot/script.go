@@ -28,8 +28,12 @@ const (
 // from the default environment when no copy is valid), runs RAUC's boot
 // logic from its documentation, and compares the slot it picked with
 // both images before it starts the kernel with what it decided on the
-// command line. The attempts are the slot's before the boot spends one:
-// with no environment to save to, nothing is spent.
+// command line. The attempts are the slot's before the boot spends one.
+// A slot holding neither image fails its boots: with a bootloader that
+// decrements, its attempts are spent (in memory: this U-Boot has no
+// environment to save to) and the logic picks again, as the board would
+// after as many resets; with one that never does, the board boots it
+// forever, and the script says so.
 func bootCmd(lay *layout, starts []int64) (string, error) {
 	if lay.envLen > memStride-512 || lay.imgSize > memImage-memSlot {
 		return "", fmt.Errorf("an environment of %d bytes and images of %d do not fit the boot script's memory", lay.envLen, lay.imgSize)
@@ -81,27 +85,45 @@ func bootCmd(lay *layout, starts []int64) (string, error) {
 	w(`test -n "${BOOT_ORDER}" || setenv BOOT_ORDER "A B"`)
 	w(`test -n "${BOOT_A_LEFT}" || setenv BOOT_A_LEFT 3`)
 	w(`test -n "${BOOT_B_LEFT}" || setenv BOOT_B_LEFT 3`)
-	w("setenv fsb_slot")
-	w(`for BOOT_SLOT in "${BOOT_ORDER}"; do`)
-	w(`  if test "x${fsb_slot}" != "x"; then setenv fsb_skip ${BOOT_SLOT}`)
-	w(`  elif test "x${BOOT_SLOT}" = "xA"; then`)
-	w(`    if test ${BOOT_A_LEFT} -gt 0; then setenv fsb_slot A; setenv fsb_left ${BOOT_A_LEFT}; fi`)
-	w(`  elif test "x${BOOT_SLOT}" = "xB"; then`)
-	w(`    if test ${BOOT_B_LEFT} -gt 0; then setenv fsb_slot B; setenv fsb_left ${BOOT_B_LEFT}; fi`)
+	// Up to three picks: a slot holding neither image fails its boots
+	// and, with a bootloader that spends an attempt at each boot, has
+	// none left when the board comes back, so the logic picks again.
+	n := (lay.imgSize + 511) / 512
+	w("setenv fsb_failed")
+	w("setenv fsb_image none")
+	w("for fsb_try in 1 2 3; do")
+	w("  if test ${fsb_image} != old && test ${fsb_image} != new; then")
+	w("    setenv fsb_slot")
+	w(`    for BOOT_SLOT in "${BOOT_ORDER}"; do`)
+	w(`      if test "x${fsb_slot}" != "x"; then setenv fsb_skip ${BOOT_SLOT}`)
+	w(`      elif test "x${BOOT_SLOT}" = "xA"; then`)
+	w(`        if test ${BOOT_A_LEFT} -gt 0; then setenv fsb_slot A; setenv fsb_left ${BOOT_A_LEFT}; fi`)
+	w(`      elif test "x${BOOT_SLOT}" = "xB"; then`)
+	w(`        if test ${BOOT_B_LEFT} -gt 0; then setenv fsb_slot B; setenv fsb_left ${BOOT_B_LEFT}; fi`)
+	w("      fi")
+	w("    done")
+	w(`    if test "x${fsb_slot}" = "x"; then echo fsbench-boot: no slot has attempts left; reset; fi`)
+	w("    if test ${fsb_slot} = A; then virtio read %x %x %x; else virtio read %x %x %x; fi", memSlot, starts[1]/512, n, memSlot, starts[2]/512, n)
+	w("    setenv fsb_image neither")
+	w("    load virtio 0:1 %x /old.img", memImage)
+	w("    if cmp.b %x %x %x; then setenv fsb_image old; else", memSlot, memImage, lay.imgSize)
+	w("      load virtio 0:1 %x /new.img", memImage)
+	w("      if cmp.b %x %x %x; then setenv fsb_image new; fi", memSlot, memImage, lay.imgSize)
+	w("    fi")
+	w("    if test ${fsb_image} = neither; then")
+	w("      echo fsbench-boot: slot ${fsb_slot} (${fsb_left} attempts left) holds neither image")
+	if lay.decrements {
+		w("      setenv fsb_failed ${fsb_failed}${fsb_slot}")
+		w("      if test ${fsb_slot} = A; then setenv BOOT_A_LEFT 0; else setenv BOOT_B_LEFT 0; fi")
+	} else {
+		w("      echo fsbench-boot: boot loop: the bootloader never spends an attempt")
+		w("      reset")
+	}
+	w("    fi")
 	w("  fi")
 	w("done")
-	w(`if test "x${fsb_slot}" = "x"; then echo fsbench-boot: no slot has attempts left; reset; fi`)
-	n := (lay.imgSize + 511) / 512
-	w("if test ${fsb_slot} = A; then virtio read %x %x %x; else virtio read %x %x %x; fi", memSlot, starts[1]/512, n, memSlot, starts[2]/512, n)
-	w("setenv fsb_image neither")
-	w("load virtio 0:1 %x /old.img", memImage)
-	w("if cmp.b %x %x %x; then setenv fsb_image old; else", memSlot, memImage, lay.imgSize)
-	w("  load virtio 0:1 %x /new.img", memImage)
-	w("  if cmp.b %x %x %x; then setenv fsb_image new; fi", memSlot, memImage, lay.imgSize)
-	w("fi")
-	w("if test ${fsb_image} = neither; then echo fsbench-boot: slot ${fsb_slot} (${fsb_left} attempts left) holds neither image; reset; fi")
 	w("load virtio 0:1 ${kernel_addr_r} /bzImage")
-	w(`setenv bootargs "console=ttyS0 panic=-1 fsbench.copy=${fsb_copy} fsbench.slot=${fsb_slot} fsbench.image=${fsb_image} fsbench.left=${fsb_left}"`)
+	w(`setenv bootargs "console=ttyS0 panic=-1 fsbench.copy=${fsb_copy} fsbench.slot=${fsb_slot} fsbench.image=${fsb_image} fsbench.left=${fsb_left} fsbench.failed=${fsb_failed}"`)
 	w("zboot ${kernel_addr_r}")
 	w("echo fsbench-boot: zboot returned")
 	w("reset")

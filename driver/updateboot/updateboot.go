@@ -176,6 +176,7 @@ type layout struct {
 	imgSize        int64
 	envOff, envLen int64
 	redundant      bool
+	decrements     bool // the bootloader spends an attempt at each boot
 }
 
 const (
@@ -217,6 +218,8 @@ func readLayout(c Case, f *os.File) (*layout, error) {
 	snapshot := get("snapshot_size")
 	var e error
 	lay.redundant, e = p.Bool("env_redundant")
+	err = errors.Join(err, e)
+	lay.decrements, e = p.Bool("bootloader_decrements")
 	if err = errors.Join(err, e); err != nil {
 		return nil, err
 	}

@@ -72,7 +72,10 @@ func updateLog(t *testing.T) (log []byte, old, new []byte) {
 // switch, the new one after it, the old one again when the switched copy
 // is torn, U-Boot's default environment when both copies are torn, no
 // boot when the switched-to slot is half written or no slot has
-// attempts left. A judgement that says otherwise is named.
+// attempts left, and the old slot once the boots of a switched-to slot
+// that is half written have spent its attempts; with a bootloader that
+// never spends one, that state is a boot loop. A judgement that says
+// otherwise is named.
 func TestBootsLandWhereJudged(t *testing.T) {
 	testenv.Tools(t, "qemu-system-x86_64", "mkimage", "mkfs.ext4", "sfdisk")
 	fw, err := qemu.UBootFirmware(arch.X86_64)
@@ -87,7 +90,7 @@ func TestBootsLandWhereJudged(t *testing.T) {
 		"8":                "NewSlot,1,B,3",   // copy 1 switched to the whole new image
 		"8+9~8:512:32:1":   "NewSlot,1,B,3",   // copy 0's rewrite torn: copy 1 still rules
 		"7+8~7:512:32:1":   "OldSlot,0,A,3",   // the switch torn after its first sector: copy 0 rules
-		"5+8-5":            "Bricked,1,B,3",   // switched before slot B's second half was durable
+		"5+8-5":            "Fallback,1,A,3",  // switched before slot B's second half was durable: B's boots fail
 		"1+2~1:512:64:101": "Fallback,-1,A,3", // both copies torn: U-Boot's default environment
 		"9":                "Bricked,0,-,0",   // copy 0 leaves no slot with attempts
 		"6":                "NewSlot,0,A,3",   // a wrong judgement: slot A holds the old image
@@ -100,7 +103,8 @@ func TestBootsLandWhereJudged(t *testing.T) {
 	digest := logDigest(t, logBytes)
 	step := runplan.Step{Recipe: "update", Test: "ab", Case: "c", On: "data", Params: runplan.Params{
 		"image_size": int64(imgSecs * 512), "env_offset": int64(0), "env_size": int64(0x4000), "env_redundant": true, "snapshot_size": int64(1 << 20), "max_boots": int64(0),
-		"slot_a": "slot_a", "slot_b": "slot_b", "env": "uboot_env", "log": "updlog"}}
+		"bootloader_decrements": true,
+		"slot_a":                "slot_a", "slot_b": "slot_b", "env": "uboot_env", "log": "updlog"}}
 	res := resultframe.Result{Recipe: "update", Name: "ab", Case: "c", Attrs: map[string]string{
 		runplan.UpdateLogDigest: digest, runplan.UpdateBootStates: strings.Join(words, " ")}}
 	log := logrus.New()
@@ -119,6 +123,19 @@ func TestBootsLandWhereJudged(t *testing.T) {
 	if o.Boots != len(judged)-1 {
 		t.Errorf("%d boots for %d states of %d distinct inputs", o.Boots, len(judged), len(judged)-1)
 	}
+
+	// A bootloader that never spends an attempt boots the half-written
+	// slot forever; a whole one as before.
+	step.Params["bootloader_decrements"] = false
+	res.Attrs[runplan.UpdateBootStates] = "5+8-5=Bricked,1,B,3 8=NewSlot,1,B,3"
+	o, err = Check(ctx, Case{Disk: disk, Plan: plan, Step: step, Result: res, Kernel: k.Image, Firmware: fw, Work: dir, Log: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Agree != 2 {
+		t.Errorf("never decrementing: %d of 2 states landed as judged: %q", o.Agree, o.Disagree)
+	}
+	step.Params["bootloader_decrements"] = true
 
 	// Another campaign's log on the disk is refused, never booted.
 	res.Attrs[runplan.UpdateLogDigest] = strings.Repeat("0", len(digest))

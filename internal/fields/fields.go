@@ -86,6 +86,10 @@ type Field struct {
 	PowerOfTwo bool
 	// Multiple demands a multiple of this value (Int and Size).
 	Multiple int64
+	// Formatted (Partition) lets the partition named have a filesystem
+	// block, which the test writes whole (an update's slot); without it
+	// the partition must have none, since the test overwrites it.
+	Formatted bool
 	// Default is the Go value used when the attribute is absent; nil with
 	// Required false means "absent stays absent".
 	Default  any

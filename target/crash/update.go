@@ -50,6 +50,7 @@ type updateCampaign struct {
 	imgSize         int64
 	envOff, envSize int64
 	redundant       bool
+	decrements      bool // the bootloader spends an attempt at each boot
 	updater         string
 	command         []string
 	updateTime      float64
@@ -118,7 +119,8 @@ func newUpdateCampaign(e *step.Env) (*updateCampaign, error) {
 	}
 	p := e.P
 	u := &updateCampaign{dir: runplan.UpdateCaseDir(e.Step.Test, e.Step.Case), imgSize: p.Int("image_size"),
-		envOff: p.Int("env_offset"), envSize: p.Int("env_size"), redundant: p.Bool("env_redundant"), updater: p.String("updater")}
+		envOff: p.Int("env_offset"), envSize: p.Int("env_size"), redundant: p.Bool("env_redundant"),
+		decrements: p.Bool("bootloader_decrements"), updater: p.String("updater")}
 	u.crashCampaign = &crashCampaign{e: e, cowBytes: p.Int("snapshot_size"),
 		work: &crashWorkload{kind: "fsync", ops: int(p.Int("operations")), size: 4096}}
 	logName := p.String("log")

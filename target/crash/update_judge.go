@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -74,6 +76,7 @@ func (u *updateCampaign) bootPass(sc *crashScratch, out *step.Outcome) error {
 		}
 	}
 	steps := updaterSteps(marks)
+	cache := newSlotCache(l, u.regions[regA], u.regions[regB])
 	firstBad := true
 	firstOf := map[string]bool{}
 	var good, always []string
@@ -84,7 +87,7 @@ func (u *updateCampaign) bootPass(sc *crashScratch, out *step.Outcome) error {
 		if err := w.advance(st.Applied); err != nil {
 			return err
 		}
-		b, err := u.bootOf(w, st)
+		b, err := u.bootOf(w, st, cache)
 		if err != nil {
 			return err
 		}
@@ -134,7 +137,7 @@ func (u *updateCampaign) bootPass(sc *crashScratch, out *step.Outcome) error {
 
 // bootOf judges one state in a snapshot of the replayed medium, with
 // what the device model's state holds beyond its prefix.
-func (u *updateCampaign) bootOf(w *stateWorker, st logwrites.State) (bootState, error) {
+func (u *updateCampaign) bootOf(w *stateWorker, st logwrites.State, cache *slotCache) (bootState, error) {
 	var b bootState
 	snap, err := devmapper.Create(w.snapName, crashNodeDir, []devmapper.Target{w.snapshot})
 	if err != nil {
@@ -144,12 +147,15 @@ func (u *updateCampaign) bootOf(w *stateWorker, st logwrites.State) (bootState, 
 	if err := w.beyond(st, snap.Node); err != nil {
 		return b, err
 	}
-	return b, u.judgeBoot(snap.Node, &b)
+	return b, u.judgeBoot(snap.Node, &b, func(f *os.File, slot int) (string, error) {
+		return cache.image(st, slot, func() (string, error) { return u.slotImage(f, u.regions[regA+slot]) })
+	})
 }
 
 // judgeBoot reads the environment U-Boot would, follows RAUC's boot
-// logic to a slot, and compares the slot with the two images.
-func (u *updateCampaign) judgeBoot(node string, s *bootState) error {
+// logic to a slot (through the failed boots of a slot that is neither
+// image), and compares each slot it picks with the two images (imageOf).
+func (u *updateCampaign) judgeBoot(node string, s *bootState, imageOf func(f *os.File, slot int) (string, error)) error {
 	f, err := os.Open(node)
 	if err != nil {
 		return err
@@ -179,29 +185,81 @@ func (u *updateCampaign) judgeBoot(node string, s *bootState) error {
 	} else {
 		s.Why = fmt.Sprintf("environment copy %d (flags %d)", which, cur.Flags)
 	}
-	slot, left, why := bootSlot(vars)
-	s.Why += ": " + why
-	if slot < 0 {
-		s.Boot = BootBricked
-		return nil
-	}
-	s.Slot, s.Left = "AB"[slot:slot+1], left
-	img, err := u.slotImage(f, u.regions[regA+slot])
+	land, err := bootAttempts(vars, u.decrements, func(slot int) (string, error) { return imageOf(f, slot) })
 	if err != nil {
 		return err
 	}
-	s.Why += "; its bytes are " + img
+	s.Why += ": " + land.why
+	if land.slot >= 0 {
+		s.Slot, s.Left = "AB"[land.slot:land.slot+1], land.left
+	}
 	switch {
-	case img != "the old image" && img != "the new image":
+	case land.slot < 0 || land.loop:
 		s.Boot = BootBricked
-	case which < 0:
+	case which < 0 || land.failed != "":
 		s.Boot = BootFallback
-	case img == "the old image":
+	case land.image == imageOld:
 		s.Boot = BootOld
 	default:
 		s.Boot = BootNew
 	}
 	return nil
+}
+
+// What slotImage finds a slot's bytes to be.
+const (
+	imageOld   = "the old image"
+	imageNew   = "the new image"
+	imageMixed = "neither image (a mixed slot)"
+)
+
+// landing is where the boots from a power-on end: the slot that comes
+// up (-1 none) with its attempts left before its boot spends one and
+// its image, the slots whose boots failed on the way, and whether the
+// board boots a failing slot forever.
+type landing struct {
+	slot, left  int
+	image       string
+	failed, why string
+	loop        bool
+}
+
+// bootAttempts follows the board from a power-on: RAUC's logic picks a
+// slot (bootSlot); a slot holding neither image fails to boot (the
+// kernel panics or the watchdog resets the board), and a bootloader that
+// spends an attempt at each boot comes back with one fewer, until the
+// slot has none and the logic picks the next; one that never spends an
+// attempt boots the failing slot forever. imageOf says what a slot holds.
+func bootAttempts(vars map[string]string, decrements bool, imageOf func(slot int) (string, error)) (landing, error) {
+	vars = maps.Clone(vars)
+	var l landing
+	for {
+		slot, left, why := bootSlot(vars)
+		l.why = strings.TrimPrefix(l.why+"; then "+why, "; then ")
+		l.slot, l.left = slot, left
+		if slot < 0 {
+			return l, nil
+		}
+		img, err := imageOf(slot)
+		if err != nil {
+			return l, err
+		}
+		l.image = img
+		l.why += "; its bytes are " + img
+		if img != imageMixed {
+			return l, nil
+		}
+		name := "AB"[slot : slot+1]
+		if !decrements {
+			l.loop = true
+			l.why += ": the bootloader never spends an attempt, so it boots " + name + " forever"
+			return l, nil
+		}
+		// Each failed boot spends one attempt: all of them go.
+		l.failed += name
+		l.why += fmt.Sprintf(", so its %d boots fail", left)
+		vars["BOOT_"+name+"_LEFT"] = "0"
+	}
 }
 
 // bootSlot is RAUC's U-Boot boot logic (its documentation's script,
@@ -257,11 +315,55 @@ func (u *updateCampaign) slotImage(dev *os.File, r *updRegion) (string, error) {
 	}
 	switch {
 	case same[0]:
-		return "the old image", nil
+		return imageOld, nil
 	case same[1]:
-		return "the new image", nil
+		return imageNew, nil
 	}
-	return "neither image (a mixed slot)", nil
+	return imageMixed, nil
+}
+
+// slotCache remembers what a slot's bytes are by the last entry of the
+// prefix that wrote into it: a state that writes nothing into the slot
+// beyond its prefix holds the slot as every state with that entry last
+// does, so its comparison with the images (the slot's whole size) is
+// made once. Most states boot a slot no later write changes.
+type slotCache struct {
+	writes [2][]int // the entries that write into each slot, in log order
+	known  map[[2]int]string
+}
+
+func newSlotCache(l *logwrites.Log, slots ...*updRegion) *slotCache {
+	c := &slotCache{known: map[[2]int]string{}}
+	for i, en := range l.Entries {
+		if !en.HasData() && !en.Discard() {
+			continue
+		}
+		from, to := int64(en.Sector)*l.SectorSize, int64(en.Sector+en.Sectors)*l.SectorSize
+		for k, r := range slots {
+			if from < r.off+r.size && to > r.off {
+				c.writes[k] = append(c.writes[k], i)
+			}
+		}
+	}
+	return c
+}
+
+// image is what slot holds in st, from an earlier state or by compare.
+func (c *slotCache) image(st logwrites.State, slot int, compare func() (string, error)) (string, error) {
+	w := c.writes[slot]
+	n := sort.SearchInts(w, st.Applied) // the prefix's writes into the slot
+	if st.Beyond != nil && n < len(w) && w[n] < st.Beyond.Upto {
+		return compare() // a write beyond the prefix may be in it
+	}
+	key := [2]int{slot, n}
+	if img, ok := c.known[key]; ok {
+		return img, nil
+	}
+	img, err := compare()
+	if err == nil {
+		c.known[key] = img
+	}
+	return img, err
 }
 
 // spread is k of the entries, evenly spread, the first and the last

@@ -19,6 +19,10 @@ const (
 	UpdateScript     = "update.sh"      // runs the updater
 	UpdateCompatible = "fsbench-update" // the bundle's and the system's compatible (RAUC), the hardware (SWUpdate)
 	UpdateHWRevision = "1.0"            // the hardware revision an SWUpdate image is for
+	// UpdateSlotRelease is the file of a slot's filesystem image (when
+	// slot A's partition has a filesystem) that tells the old image from
+	// the new one: "fsbench update TEST/CASE version N".
+	UpdateSlotRelease = "/etc/fsbench-slot"
 )
 
 // UpdateSlotNode is the device node through which the update writes a
