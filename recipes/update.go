@@ -59,7 +59,7 @@ func newUpdate() *Recipe {
 		Fields:         updateFields(),
 		Check:          checkUpdate,
 		Partitions:     updateSpace,
-		FromPartitions: updateSlots,
+		FromPartitions: updateFromSlots,
 	}
 }
 
@@ -163,7 +163,7 @@ func updateFields() []fields.Field {
 			Name: "snapshot_size", Kind: fields.Size,
 			Min: fields.Bound(float64(units.MiB)), Max: fields.Bound(float64(64 * units.GiB)),
 			Default: 32 * units.MiB, Unit: "bytes",
-			Doc: "Space at the end of the log partition for the snapshot each state is judged in.",
+			Doc: "Space at the end of the log partition for the snapshot each state is judged in; unless set, at least image_size and 16MiB.",
 		},
 		{
 			Name: "fsck", Kind: fields.Bool,
@@ -338,11 +338,31 @@ func updateSpace(p Params, field string, on Placed) (int64, string) {
 	return 0, ""
 }
 
-// updateSlots: when slot A's partition has a filesystem, the images are
-// that filesystem, built as the slot's partition is (imagegen), so they
-// are the slot's size; slot B, if it has one, is of the same type.
-func updateSlots(p Params, written func(string) bool, parts map[string]Placed) []Problem {
-	a, b := parts["slot_a"], parts["slot_b"]
+// updateFromSlots: when slot A's partition has a filesystem, the images
+// are that filesystem, built as the slot's partition is (imagegen), so
+// they are the slot's size; slot B, if it has one, is of the same type.
+// The snapshot store holds what a state writes beyond its prefix, up to
+// a whole image when the updater writes it without a flush, beside the
+// data partition's mount: unless the spec sets it, it is at least the
+// image's size and 16MiB.
+func updateFromSlots(p Params, written func(string) bool, parts map[string]Placed) []Problem {
+	probs := slotImageSize(p, written, parts["slot_a"], parts["slot_b"])
+	img, _ := intParam(p, "image_size")
+	snap, _ := intParam(p, "snapshot_size")
+	switch {
+	case !written("snapshot_size"):
+		p["snapshot_size"] = max(snap, img+16*units.MiB)
+	case snap < img:
+		probs = append(probs, Problem{"snapshot_size", "Snapshot store smaller than the image",
+			fmt.Sprintf("snapshot_size is %s and the images %s: a state's writes beyond its prefix can be a whole image; make it %s or more.",
+				units.FormatSize(snap), units.FormatSize(img), units.FormatSize(img+16*units.MiB))})
+	}
+	return probs
+}
+
+// slotImageSize sets image_size to slot A's size when the slot has a
+// filesystem, the images' type.
+func slotImageSize(p Params, written func(string) bool, a, b Placed) []Problem {
 	if a.Filesystem == "" {
 		if b.Filesystem != "" {
 			return []Problem{{"slot_b", "Slot B with a filesystem, slot A without",

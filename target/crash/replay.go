@@ -440,6 +440,25 @@ func (w *stateWorker) beyond(st logwrites.State, node string) error {
 	return err
 }
 
+// overflowed says how the state's snapshot store filled up, "" when it
+// did not (or its status cannot be read).
+func (w *stateWorker) overflowed() string {
+	status, err := devmapper.Status(w.snapName)
+	if err != nil {
+		return ""
+	}
+	return snapshotFull(status, w.c.cowBytes)
+}
+
+// snapshotFull reads a dm-snapshot status: what to say when its store
+// filled up and dropped the snapshot, "" otherwise.
+func snapshotFull(status string, store int64) string {
+	if strings.HasPrefix(status, "Invalid") || strings.HasPrefix(status, "Overflow") {
+		return fmt.Sprintf("the snapshot store (%d MiB) filled up: raise snapshot_size", store>>20)
+	}
+	return ""
+}
+
 func (w *stateWorker) close() {
 	w.e.Cleanup()
 	(&devmapper.Device{Name: w.snapName}).Remove()
@@ -476,6 +495,10 @@ func (w *stateWorker) checkState(ctx context.Context, st logwrites.State, fsck b
 		return r, err
 	}
 	if err := w.beyond(st, snap.Node); err != nil {
+		if full := w.overflowed(); full != "" {
+			r.Skipped = full
+			return r, nil
+		}
 		return r, err
 	}
 	sp := w.part
@@ -519,8 +542,8 @@ func (w *stateWorker) checkState(ctx context.Context, st logwrites.State, fsck b
 	if err != nil {
 		return r, err
 	}
-	if strings.HasPrefix(status, "Invalid") || strings.HasPrefix(status, "Overflow") {
-		r.Skipped = fmt.Sprintf("the snapshot store (%d MiB) filled up: raise snapshot_size", w.c.cowBytes>>20)
+	if full := snapshotFull(status, w.c.cowBytes); full != "" {
+		r.Skipped = full
 		return r, nil
 	}
 	// "<allocated>/<total> <metadata>", in sectors.

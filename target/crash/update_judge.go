@@ -145,6 +145,9 @@ func (u *updateCampaign) bootOf(w *stateWorker, st logwrites.State, cache *slotC
 	}
 	defer snap.Remove()
 	if err := w.beyond(st, snap.Node); err != nil {
+		if full := w.overflowed(); full != "" {
+			return b, fmt.Errorf("state %s: %s", st.Code(), full)
+		}
 		return b, err
 	}
 	return b, u.judgeBoot(snap.Node, &b, func(f *os.File, slot int) (string, error) {

@@ -1,6 +1,7 @@
 # When slot A has a filesystem, the update's images are that filesystem
 # at the slot's size: an image_size of another size contradicts it, and
-# slot B must not be of another type.
+# slot B must not be of another type; a snapshot store smaller than an
+# image cannot hold a state's writes beyond its prefix.
 board "bench" {}
 image "disk" {
   size = "1GiB"
@@ -38,6 +39,7 @@ image "disk" {
   partition "env" { size = "1MiB" }
   partition "log" { size = "200MiB" }
   partition "log2" { size = "200MiB" }
+  partition "log3" { size = "200MiB" }
 }
 test "update" "sized" {
   on         = partition.data
@@ -53,4 +55,12 @@ test "update" "mixed" {
   slot_b = partition.slot_c # ERROR: Slots of two filesystem types
   env    = partition.env
   log    = partition.log2
+}
+test "update" "snapshot" {
+  on            = partition.data
+  slot_a        = partition.slot_a
+  slot_b        = partition.slot_b
+  env           = partition.env
+  log           = partition.log3
+  snapshot_size = "8MiB" # ERROR: Snapshot store smaller than the image
 }
