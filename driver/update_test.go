@@ -30,7 +30,7 @@ board "qemu-x86_64" {
 
 image "disk" {
   table = "gpt"
-  size  = "1120MiB"
+  size  = "1216MiB"
 
   partition "rootfs" {
     size = "200MiB"
@@ -73,6 +73,16 @@ image "disk" {
   }
   partition "uboot_env" { size = "1MiB" }
 
+  # A boot partition that holds the environment as files, as U-Boot's
+  # CONFIG_ENV_IS_IN_FAT keeps it.
+  partition "bootfs" {
+    size = "8MiB"
+    filesystem {
+      type  = "vfat"
+      label = "BOOT"
+    }
+  }
+
   # A log partition per test: after the run, the host boots states of
   # each from the log its campaign left.
   partition "rauclog" { size = "128MiB" }
@@ -80,6 +90,7 @@ image "disk" {
   partition "onecopylog" { size = "80MiB" }
   partition "swulog" { size = "128MiB" }
   partition "looplog" { size = "128MiB" }
+  partition "fatlog" { size = "80MiB" }
   partition "fliplog" {
     grow = true
   }
@@ -127,6 +138,25 @@ test "update" "onecopy" {
   samples       = 0
   max_states    = 800
   fsck          = false
+}
+
+# The environment as two files of a FAT boot partition, under the torn
+# model.
+test "update" "fatenv" {
+  on          = partition.data
+  slot_a      = partition.slot_a
+  slot_b      = partition.slot_b
+  env         = partition.bootfs
+  env_file    = "uboot.env"
+  log         = partition.fatlog
+  boot_sample = 1
+  image_size  = "64KiB"
+  operations  = 0
+  device      = "torn"
+  tear        = "512B"
+  samples     = 0
+  max_states  = 800
+  fsck        = false
 }
 
 # The same update by Debian's SWUpdate, from a signed image.
@@ -220,8 +250,8 @@ func checkUpdate(t *testing.T, o *Outcome) {
 		t.Logf("%s: %s; %s; replay on %s; %v skipped: %s", r.Name, r.Attrs["device"], r.Attrs["sampling"], r.Attrs["replay_on"],
 			value(r, "states_skipped"), r.Attrs["skipped_states"])
 	}
-	if len(res) != 6 {
-		t.Fatalf("results of %d tests, want 6", len(res))
+	if len(res) != 7 {
+		t.Fatalf("results of %d tests, want 7", len(res))
 	}
 	for name, r := range res {
 		if value(r, "states_checked") == 0 || value(r, "states_checked") != value(r, "states") {
@@ -271,6 +301,12 @@ func checkUpdate(t *testing.T, o *Outcome) {
 	if value(torn, "boot.Bricked")+value(torn, "boot.Fallback") > 0 || value(torn, "env_copy_invalid") == 0 {
 		t.Errorf("torn with two copies: %v bricked, %v fallback, %v states with a copy torn; want a torn copy caught and none bricked",
 			value(torn, "boot.Bricked"), value(torn, "boot.Fallback"), value(torn, "env_copy_invalid"))
+	}
+	// The environment's files on a FAT partition: a torn write of one
+	// file leaves the other; the update ends on the new slot.
+	if fat := res["fatenv"]; value(fat, "boot.Bricked") > 0 || !strings.Contains(fat.Attrs["last_state_boot"], "the new image") ||
+		!strings.Contains(fat.Attrs["env_place"], "uboot-redund.env of vfat") {
+		t.Errorf("environment files on FAT: %v bricked, last state %q, environment %q", value(fat, "boot.Bricked"), fat.Attrs["last_state_boot"], fat.Attrs["env_place"])
 	}
 	if one := res["onecopy"]; value(one, "boot.Fallback") == 0 {
 		t.Errorf("a lone environment copy torn: no state fell back to U-Boot's default environment (%v states with the copy torn)", value(one, "env_copy_invalid"))

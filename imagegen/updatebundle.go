@@ -70,7 +70,7 @@ func (b *builder) updateLayer(ctx context.Context, v plan.Variant, rp *runplan.P
 				files, err = makeUpdateFiles(ctx, caseDir, name, size, b.opts.Epoch, updater, images)
 			}
 			if err == nil {
-				err = updateEnvAndScript(caseDir, s.Params, files)
+				err = b.updateEnvAndScript(ctx, v, caseDir, s.Params, files)
 			}
 			if err != nil {
 				return fmt.Errorf("test %q case %s: the update's bundle: %w", s.Test, s.Case, err)
@@ -346,7 +346,7 @@ func tarFiles(tw *tar.Writer, dir string, files map[string]string, dirs map[stri
 
 // updateEnvAndScript makes the factory environment (with redundancy the
 // first copy current, flags 1 over 0) and the script that runs RAUC.
-func updateEnvAndScript(dir string, p runplan.Params, files map[string]string) error {
+func (b *builder) updateEnvAndScript(ctx context.Context, v plan.Variant, dir string, p runplan.Params, files map[string]string) error {
 	size, err := p.Int("env_size")
 	if err != nil {
 		return err
@@ -367,6 +367,11 @@ func updateEnvAndScript(dir string, p runplan.Params, files map[string]string) e
 		}
 		env = append(env, c...)
 	}
+	if file, _ := p.String("env_file"); file != "" {
+		if env, err = b.envFilesystem(ctx, v, dir, p, env, copies); err != nil {
+			return err
+		}
+	}
 	files[runplan.UpdateEnvImage] = filepath.Join(dir, runplan.UpdateEnvImage)
 	files[runplan.UpdateScript] = filepath.Join(dir, runplan.UpdateScript)
 	if err := os.WriteFile(files[runplan.UpdateEnvImage], env, 0o644); err != nil {
@@ -377,6 +382,40 @@ func updateEnvAndScript(dir string, p runplan.Params, files map[string]string) e
 		script = swupdateScript
 	}
 	return os.WriteFile(files[runplan.UpdateScript], []byte(script), 0o755)
+}
+
+// envFilesystem is the environment's partition as the factory leaves it
+// when the environment is a file (env_file): its filesystem, built as
+// the partition is, holding each copy of env (copies of equal size) as
+// its file.
+func (b *builder) envFilesystem(ctx context.Context, v plan.Variant, dir string, p runplan.Params, env []byte, copies int) ([]byte, error) {
+	name, err := p.String("env")
+	if err != nil {
+		return nil, err
+	}
+	part, ok := v.TestPartition(name)
+	if !ok || part.Filesystem == nil {
+		return nil, fmt.Errorf("env_file: partition %s has no filesystem", name)
+	}
+	pp, fs := *part, *part.Filesystem
+	c := plan.Contents{}
+	n := len(env) / copies
+	for i, field := range []string{"env_file", "env_file_redund"}[:copies] {
+		file, err := p.String(field)
+		if err != nil {
+			return nil, err
+		}
+		data := string(env[i*n : (i+1)*n])
+		c.Files = append(c.Files, plan.File{Path: "/" + file, Content: &data, Mode: "0644"})
+	}
+	fs.Contents, pp.Filesystem = &c, &fs
+	out, work := filepath.Join(dir, "envfs.img"), filepath.Join(dir, "envfs")
+	defer os.RemoveAll(work)
+	if err := b.buildFilesystem(ctx, pp, nil, work, work, func(path string) error { return sparseCopy(path, out, pp.Size) }); err != nil {
+		return nil, fmt.Errorf("the environment's %s filesystem on %s: %w", fs.Type, name, err)
+	}
+	defer os.Remove(out)
+	return os.ReadFile(out)
 }
 
 // raucScript installs the case's bundle as a board's updater does: RAUC's

@@ -2,6 +2,7 @@ package recipes
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/fsbench/fsbench/internal/fields"
@@ -59,7 +60,7 @@ func newUpdate() *Recipe {
 		Fields:         updateFields(),
 		Check:          checkUpdate,
 		Partitions:     updateSpace,
-		FromPartitions: updateFromSlots,
+		FromPartitions: updateFromPartitions,
 	}
 }
 
@@ -75,11 +76,11 @@ var UpdateBootClasses = []string{"OldSlot", "NewSlot", "Fallback", "Bricked"}
 func updateFields() []fields.Field {
 	return concat([]fields.Field{
 		iterationsField(1, "Campaigns per case: each records the update once and checks its states."),
-		slotField("slot_a", "Slot A (U-Boot's bootname A): it holds the old image, which the board runs while it updates. "+
+		fsPartField("slot_a", "Slot A (U-Boot's bootname A): it holds the old image, which the board runs while it updates. "+
 			"With a filesystem block, the images are that filesystem at the slot's size (its contents, or the root partition's contents and userland, "+
 			"with "+runplan.UpdateSlotRelease+" naming the version); without one, sectors that name their image."),
-		slotField("slot_b", "Slot B (bootname B), the inactive slot the update writes; it starts empty. A filesystem block, if any, is slot A's type."),
-		partField("env", "The partition (or raw region's partition) that holds U-Boot's environment, raw."),
+		fsPartField("slot_b", "Slot B (bootname B), the inactive slot the update writes; it starts empty. A filesystem block, if any, is slot A's type."),
+		fsPartField("env", "The partition that holds U-Boot's environment: raw copies at env_offset, or with env_file a file of its filesystem (a vfat or ext2/3/4 filesystem block)."),
 		partField("log", "The partition (without a filesystem block) that holds the write log, and at its end the snapshot store; it is overwritten."),
 		{
 			Name: "env_offset", Kind: fields.Size,
@@ -98,6 +99,15 @@ func updateFields() []fields.Field {
 			Name: "env_redundant", Kind: fields.Bool,
 			Default: true,
 			Doc:     "Two copies with a flags byte (CONFIG_ENV_REDUNDANT, CONFIG_ENV_OFFSET_REDUND right after the first); false: one copy, which a torn write leaves to U-Boot's default environment.",
+		},
+		{
+			Name: "env_file", Kind: fields.String, Default: "",
+			Doc: "The environment as a file of env's filesystem, as U-Boot's CONFIG_ENV_IS_IN_FAT (or _EXT4) keeps it: its path from the filesystem's root " +
+				"(CONFIG_ENV_FAT_FILE, \"uboot.env\" on most boards). \"\": raw copies at env_offset.",
+		},
+		{
+			Name: "env_file_redund", Kind: fields.String, Default: "uboot-redund.env",
+			Doc: "With env_file and env_redundant: the file of the second copy (CONFIG_ENV_FAT_FILE_REDUND).",
 		},
 		{
 			Name: "bootloader_decrements", Kind: fields.Bool,
@@ -241,9 +251,10 @@ func updateModelFields() []fields.Field {
 	}
 }
 
-// slotField is a slot: a partition that may have a filesystem block,
-// the type of the update's images.
-func slotField(name, doc string) fields.Field {
+// fsPartField is a partition that may have a filesystem block, which
+// the test writes whole: a slot's (the type of the update's images), the
+// environment's (a file's home).
+func fsPartField(name, doc string) fields.Field {
 	f := partField(name, doc)
 	f.Formatted = true
 	return f
@@ -297,6 +308,17 @@ func checkUpdate(p Params) []Problem {
 				"flush = \"ignored\" shows only in the writes such a device loses or tears: use device = \"reorder\" or \"torn\"."})
 		}
 	}
+	for _, f := range []string{"env_file", "env_file_redund"} {
+		if v, _ := stringParam(p, f); v != "" && !validEnvFile(v) {
+			probs = append(probs, Problem{f, "Invalid environment file name",
+				fmt.Sprintf("%q: give a path from the filesystem's root of letters, digits, '.', '_', '-' and '/', without \"..\" or a leading '/'.", v)})
+		}
+	}
+	if a, _ := stringParam(p, "env_file"); a != "" && boolParam(p, "env_redundant") {
+		if b, _ := stringParam(p, "env_file_redund"); a == b {
+			probs = append(probs, Problem{"env_file_redund", "One file for both copies", "env_file and env_file_redund name the same file; the redundant copy needs its own."})
+		}
+	}
 	if tear, ok := intParam(p, "tear"); ok && tear%512 != 0 {
 		probs = append(probs, Problem{"tear", "Tear unit not a multiple of the sector",
 			fmt.Sprintf("tear is %d bytes; the write log counts 512-byte sectors.", tear)})
@@ -310,6 +332,25 @@ func checkUpdate(p Params) []Problem {
 	return probs
 }
 
+// validEnvFile: a relative path of plain names, which goes into
+// fw_env.config and U-Boot's load command as one word.
+func validEnvFile(v string) bool {
+	if strings.HasPrefix(v, "/") || len(v) > 255 {
+		return false
+	}
+	for _, part := range strings.Split(v, "/") {
+		if part == "" || part == "." || part == ".." {
+			return false
+		}
+		for _, r := range part {
+			if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '_' || r == '-') {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // updateSpace is what each partition field must hold: a slot the image,
 // env its copies, and the log the recording (the old image into slot A
 // and the new one into slot B, the data partition's creation and the
@@ -321,6 +362,9 @@ func updateSpace(p Params, field string, on Placed) (int64, string) {
 	case "slot_a", "slot_b":
 		return img, "the " + units.FormatSize(img) + " image (image_size)"
 	case "env":
+		if file, _ := stringParam(p, "env_file"); file != "" {
+			return 0, ""
+		}
 		off, _ := intParam(p, "env_offset")
 		size, _ := intParam(p, "env_size")
 		copies := int64(1)
@@ -338,15 +382,16 @@ func updateSpace(p Params, field string, on Placed) (int64, string) {
 	return 0, ""
 }
 
-// updateFromSlots: when slot A's partition has a filesystem, the images
+// updateFromPartitions: when slot A's partition has a filesystem, the images
 // are that filesystem, built as the slot's partition is (imagegen), so
 // they are the slot's size; slot B, if it has one, is of the same type.
 // The snapshot store holds what a state writes beyond its prefix, up to
 // a whole image when the updater writes it without a flush, beside the
 // data partition's mount: unless the spec sets it, it is at least the
 // image's size and 16MiB.
-func updateFromSlots(p Params, written func(string) bool, parts map[string]Placed) []Problem {
+func updateFromPartitions(p Params, written func(string) bool, parts map[string]Placed) []Problem {
 	probs := slotImageSize(p, written, parts["slot_a"], parts["slot_b"])
+	probs = append(probs, envFile(p, written, parts["env"])...)
 	img, _ := intParam(p, "image_size")
 	snap, _ := intParam(p, "snapshot_size")
 	switch {
@@ -358,6 +403,29 @@ func updateFromSlots(p Params, written func(string) bool, parts map[string]Place
 				units.FormatSize(snap), units.FormatSize(img), units.FormatSize(img+16*units.MiB))})
 	}
 	return probs
+}
+
+// envFile checks the environment's place: a file needs a filesystem
+// U-Boot can keep it in, raw copies a partition without one.
+func envFile(p Params, written func(string) bool, env Placed) []Problem {
+	file, _ := stringParam(p, "env_file")
+	switch {
+	case file == "" && env.Filesystem != "":
+		return []Problem{{"env", "Raw environment on a filesystem",
+			fmt.Sprintf("env names a partition with a %s filesystem and env_file is not set, so the copies would be written raw over it: set env_file to the environment's file (CONFIG_ENV_FAT_FILE), or give env a partition without a filesystem.", env.Filesystem)}}
+	case file == "":
+		return nil
+	case env.Filesystem == "":
+		return []Problem{{"env_file", "Environment file without a filesystem",
+			"env_file puts the environment in a file, and env names a partition without a filesystem block: give it a vfat or ext4 filesystem, as U-Boot's CONFIG_ENV_IS_IN_FAT or _EXT4 reads, or drop env_file for raw copies."}}
+	case env.Filesystem != "vfat" && !strings.HasPrefix(env.Filesystem, "ext"):
+		return []Problem{{"env", "Environment file on a filesystem U-Boot does not keep it in",
+			fmt.Sprintf("U-Boot keeps its environment in a file of a FAT (CONFIG_ENV_IS_IN_FAT) or ext4 (CONFIG_ENV_IS_IN_EXT4) filesystem, not %s.", env.Filesystem)}}
+	case written("env_offset"):
+		return []Problem{{"env_offset", "Environment offset beside a file",
+			"env_offset places raw copies; with env_file the environment is a file, from its start: drop env_offset."}}
+	}
+	return nil
 }
 
 // slotImageSize sets image_size to slot A's size when the slot has a

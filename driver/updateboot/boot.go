@@ -85,8 +85,12 @@ func (b *booter) images(l *logwrites.Log) error {
 }
 
 // envSpan is the part of the environment's partition U-Boot reads: its
-// copies from env_offset.
+// copies from env_offset, or the whole filesystem that holds them as
+// files.
 func (l *layout) envSpan() int64 {
+	if len(l.envFiles) > 0 {
+		return l.regions[regEnv].size
+	}
 	n := int64(1)
 	if l.redundant {
 		n = 2

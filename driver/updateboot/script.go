@@ -18,6 +18,64 @@ const (
 	memImage  = 0x18000000
 )
 
+// envScript reads the environment's copies (raw, or the files of the
+// boot disk's partition 4), picks the current one by U-Boot's rule and
+// imports RAUC's variables from it (or from the default environment).
+func envScript(w func(string, ...any), lay *layout, starts []int64) {
+	w("setenv fsb_copy -1")
+	copies := 1
+	if lay.redundant {
+		copies = 2
+	}
+	envAt := starts[3] + lay.envOff
+	var srcs [2]uint64 // where each copy lies as read
+	for k := range copies {
+		read := uint64(memCopy + k*memStride)
+		w("setenv fsb_ok%d 0", k)
+		in := ""
+		if len(lay.envFiles) > 0 {
+			// U-Boot's env_fat_load: the file from the environment's
+			// filesystem (partition 4), its first env_size bytes.
+			srcs[k] = read
+			w("if load virtio 0:4 %x %s; then", read, lay.envFiles[k])
+			in = "  "
+		} else {
+			off := envAt + int64(k)*lay.envLen
+			skew := off % 512
+			w("virtio read %x %x %x", read, off/512, (skew+lay.envLen+511)/512)
+			srcs[k] = read + uint64(skew)
+		}
+		src, imp := srcs[k], uint64(memImport+k*memStride)
+		if lay.redundant {
+			// CRC, flags, data: the CRC and the data side by side.
+			w(in+"cp.b %x %x 4", src, imp)
+			w(in+"cp.b %x %x %x", src+5, imp+4, lay.envLen-5)
+			w(in+"if env import -c %x %x fsb_none; then setenv fsb_ok%d 1; fi", imp, lay.envLen-1, k)
+		} else {
+			w(in+"if env import -c %x %x fsb_none; then setenv fsb_ok%d 1; fi", src, lay.envLen, k)
+		}
+		if in != "" {
+			w("fi")
+		}
+	}
+	vars := "BOOT_ORDER BOOT_A_LEFT BOOT_B_LEFT"
+	if lay.redundant {
+		f0, f1 := srcs[0]+4, srcs[1]+4
+		w("if test ${fsb_ok0} = 1 && test ${fsb_ok1} = 1; then")
+		w("  if itest.b *%x == ff && itest.b *%x == 0; then setenv fsb_copy 1", f0, f1)
+		w("  elif itest.b *%x == ff && itest.b *%x == 0; then setenv fsb_copy 0", f1, f0)
+		w("  elif itest.b *%x > *%x; then setenv fsb_copy 1", f1, f0)
+		w("  else setenv fsb_copy 0; fi")
+		w("elif test ${fsb_ok0} = 1; then setenv fsb_copy 0")
+		w("elif test ${fsb_ok1} = 1; then setenv fsb_copy 1; fi")
+		w("if test ${fsb_copy} = 0; then env import -c %x %x %s", memImport, lay.envLen-1, vars)
+		w("elif test ${fsb_copy} = 1; then env import -c %x %x %s", memImport+memStride, lay.envLen-1, vars)
+	} else {
+		w("if test ${fsb_ok0} = 1; then setenv fsb_copy 0; env import -c %x %x %s", srcs[0], lay.envLen, vars)
+	}
+	w("else load virtio 0:1 %x /default.env; env import -c %x %x %s; fi", memImport, memImport, lay.envLen, vars)
+}
+
 // bootCmd is the boot script, all numbers hexadecimal as U-Boot reads
 // them. Debian's U-Boot for QEMU keeps no environment of its own
 // ("Loading Environment from nowhere") and has no setexpr, so the script
@@ -41,45 +99,7 @@ func bootCmd(lay *layout, starts []int64) (string, error) {
 	var s strings.Builder
 	w := func(format string, a ...any) { fmt.Fprintf(&s, format+"\n", a...) }
 	w("# fsbench: boots one crash state of an A/B update")
-	w("setenv fsb_copy -1")
-	copies := 1
-	if lay.redundant {
-		copies = 2
-	}
-	envAt := starts[3] + lay.envOff
-	for k := range copies {
-		off := envAt + int64(k)*lay.envLen
-		skew := off % 512
-		read := uint64(memCopy + k*memStride)
-		w("virtio read %x %x %x", read, off/512, (skew+lay.envLen+511)/512)
-		src := read + uint64(skew)
-		imp := uint64(memImport + k*memStride)
-		w("setenv fsb_ok%d 0", k)
-		if lay.redundant {
-			// CRC, flags, data: the CRC and the data side by side.
-			w("cp.b %x %x 4", src, imp)
-			w("cp.b %x %x %x", src+5, imp+4, lay.envLen-5)
-			w("if env import -c %x %x fsb_none; then setenv fsb_ok%d 1; fi", imp, lay.envLen-1, k)
-		} else {
-			w("if env import -c %x %x fsb_none; then setenv fsb_ok%d 1; fi", src, lay.envLen, k)
-		}
-	}
-	vars := "BOOT_ORDER BOOT_A_LEFT BOOT_B_LEFT"
-	if lay.redundant {
-		f0, f1 := memCopy+(envAt%512)+4, memCopy+memStride+((envAt+lay.envLen)%512)+4
-		w("if test ${fsb_ok0} = 1 && test ${fsb_ok1} = 1; then")
-		w("  if itest.b *%x == ff && itest.b *%x == 0; then setenv fsb_copy 1", f0, f1)
-		w("  elif itest.b *%x == ff && itest.b *%x == 0; then setenv fsb_copy 0", f1, f0)
-		w("  elif itest.b *%x > *%x; then setenv fsb_copy 1", f1, f0)
-		w("  else setenv fsb_copy 0; fi")
-		w("elif test ${fsb_ok0} = 1; then setenv fsb_copy 0")
-		w("elif test ${fsb_ok1} = 1; then setenv fsb_copy 1; fi")
-		w("if test ${fsb_copy} = 0; then env import -c %x %x %s", memImport, lay.envLen-1, vars)
-		w("elif test ${fsb_copy} = 1; then env import -c %x %x %s", memImport+memStride, lay.envLen-1, vars)
-	} else {
-		w("if test ${fsb_ok0} = 1; then setenv fsb_copy 0; env import -c %x %x %s", memCopy+envAt%512, lay.envLen, vars)
-	}
-	w("else load virtio 0:1 %x /default.env; env import -c %x %x %s; fi", memImport, memImport, lay.envLen, vars)
+	envScript(w, lay, starts)
 	w("echo fsbench-boot: environment copy ${fsb_copy}")
 	// RAUC's U-Boot boot logic.
 	w(`test -n "${BOOT_ORDER}" || setenv BOOT_ORDER "A B"`)

@@ -176,7 +176,8 @@ type layout struct {
 	imgSize        int64
 	envOff, envLen int64
 	redundant      bool
-	decrements     bool // the bootloader spends an attempt at each boot
+	decrements     bool     // the bootloader spends an attempt at each boot
+	envFiles       []string // the copies as files of the environment's filesystem; none when raw
 }
 
 const (
@@ -220,7 +221,17 @@ func readLayout(c Case, f *os.File) (*layout, error) {
 	lay.redundant, e = p.Bool("env_redundant")
 	err = errors.Join(err, e)
 	lay.decrements, e = p.Bool("bootloader_decrements")
-	if err = errors.Join(err, e); err != nil {
+	err = errors.Join(err, e)
+	if file, e := p.String("env_file"); file != "" || e != nil {
+		err = errors.Join(err, e)
+		lay.envFiles = []string{file}
+		if lay.redundant {
+			redund, e := p.String("env_file_redund")
+			err = errors.Join(err, e)
+			lay.envFiles = append(lay.envFiles, redund)
+		}
+	}
+	if err != nil {
 		return nil, err
 	}
 	st, err := f.Stat()

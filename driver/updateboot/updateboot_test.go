@@ -103,8 +103,8 @@ func TestBootsLandWhereJudged(t *testing.T) {
 	digest := logDigest(t, logBytes)
 	step := runplan.Step{Recipe: "update", Test: "ab", Case: "c", On: "data", Params: runplan.Params{
 		"image_size": int64(imgSecs * 512), "env_offset": int64(0), "env_size": int64(0x4000), "env_redundant": true, "snapshot_size": int64(1 << 20), "max_boots": int64(0),
-		"bootloader_decrements": true,
-		"slot_a":                "slot_a", "slot_b": "slot_b", "env": "uboot_env", "log": "updlog"}}
+		"bootloader_decrements": true, "env_file": "",
+		"slot_a": "slot_a", "slot_b": "slot_b", "env": "uboot_env", "log": "updlog"}}
 	res := resultframe.Result{Recipe: "update", Name: "ab", Case: "c", Attrs: map[string]string{
 		runplan.UpdateLogDigest: digest, runplan.UpdateBootStates: strings.Join(words, " ")}}
 	log := logrus.New()

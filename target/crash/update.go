@@ -50,7 +50,8 @@ type updateCampaign struct {
 	imgSize         int64
 	envOff, envSize int64
 	redundant       bool
-	decrements      bool // the bootloader spends an attempt at each boot
+	decrements      bool     // the bootloader spends an attempt at each boot
+	envFiles        []string // the environment's copies as files of env's filesystem; none when raw
 	updater         string
 	command         []string
 	updateTime      float64
@@ -121,6 +122,12 @@ func newUpdateCampaign(e *step.Env) (*updateCampaign, error) {
 	u := &updateCampaign{dir: runplan.UpdateCaseDir(e.Step.Test, e.Step.Case), imgSize: p.Int("image_size"),
 		envOff: p.Int("env_offset"), envSize: p.Int("env_size"), redundant: p.Bool("env_redundant"),
 		decrements: p.Bool("bootloader_decrements"), updater: p.String("updater")}
+	if file := p.String("env_file"); file != "" {
+		u.envFiles = []string{file}
+		if u.redundant {
+			u.envFiles = append(u.envFiles, p.String("env_file_redund"))
+		}
+	}
 	u.crashCampaign = &crashCampaign{e: e, cowBytes: p.Int("snapshot_size"),
 		work: &crashWorkload{kind: "fsync", ops: int(p.Int("operations")), size: 4096}}
 	logName := p.String("log")

@@ -10,8 +10,10 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/fsbench/fsbench/target/devmapper"
+	"github.com/fsbench/fsbench/target/linux"
 	"github.com/fsbench/fsbench/target/step"
 	"github.com/fsbench/fsbench/wire/logwrites"
 	"github.com/fsbench/fsbench/wire/runplan"
@@ -76,7 +78,7 @@ func (u *updateCampaign) bootPass(sc *crashScratch, out *step.Outcome) error {
 		}
 	}
 	steps := updaterSteps(marks)
-	cache := newSlotCache(l, u.regions[regA], u.regions[regB])
+	cache := newSlotCache(l, u.regions[regA], u.regions[regB], u.regions[regEnv])
 	firstBad := true
 	firstOf := map[string]bool{}
 	var good, always []string
@@ -128,6 +130,7 @@ func (u *updateCampaign) bootPass(sc *crashScratch, out *step.Outcome) error {
 		out.Metric("update_time", u.updateTime, "s")
 	}
 	out.Attr("updater", u.updater)
+	out.Attr("env_place", u.envPlace())
 	out.Attr(runplan.UpdateLogDigest, sc.Digest)
 	out.Attr(runplan.UpdateBootStates, strings.Join(append(spread(good, int(e.P.Int("boot_sample"))), always...), " "))
 	out.Attr("last_state_boot", last.Boot+": "+last.Why)
@@ -150,31 +153,26 @@ func (u *updateCampaign) bootOf(w *stateWorker, st logwrites.State, cache *slotC
 		}
 		return b, err
 	}
-	return b, u.judgeBoot(snap.Node, &b, func(f *os.File, slot int) (string, error) {
-		return cache.image(st, slot, func() (string, error) { return u.slotImage(f, u.regions[regA+slot]) })
-	})
+	return b, u.judgeBoot(snap.Node, st, cache, &b)
 }
 
 // judgeBoot reads the environment U-Boot would, follows RAUC's boot
 // logic to a slot (through the failed boots of a slot that is neither
-// image), and compares each slot it picks with the two images (imageOf).
-func (u *updateCampaign) judgeBoot(node string, s *bootState, imageOf func(f *os.File, slot int) (string, error)) error {
+// image), and compares each slot it picks with the two images; what a
+// region holds is read once per last write into it (cache).
+func (u *updateCampaign) judgeBoot(node string, st logwrites.State, cache *slotCache, s *bootState) error {
 	f, err := os.Open(node)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	env := u.regions[regEnv]
-	var copies [2]ubootenv.Copy
-	n := 1
-	if u.redundant {
-		n = 2
+	got, err := cache.get(st, cacheEnv, func() (any, error) { return u.readEnv(f, node) })
+	if err != nil {
+		return err
 	}
-	buf := make([]byte, u.envSize)
-	for i := range n {
-		if _, err := f.ReadAt(buf, env.off+u.envOff+int64(i)*u.envSize); err != nil {
-			return fmt.Errorf("reading the environment: %w", err)
-		}
+	bufs := got.([][]byte)
+	var copies [2]ubootenv.Copy
+	for i, buf := range bufs {
 		if copies[i] = ubootenv.Parse(buf, u.redundant); !copies[i].Valid {
 			s.Invalid++
 		}
@@ -188,7 +186,13 @@ func (u *updateCampaign) judgeBoot(node string, s *bootState, imageOf func(f *os
 	} else {
 		s.Why = fmt.Sprintf("environment copy %d (flags %d)", which, cur.Flags)
 	}
-	land, err := bootAttempts(vars, u.decrements, func(slot int) (string, error) { return imageOf(f, slot) })
+	land, err := bootAttempts(vars, u.decrements, func(slot int) (string, error) {
+		img, err := cache.get(st, slot, func() (any, error) { return u.slotImage(f, u.regions[regA+slot]) })
+		if err != nil {
+			return "", err
+		}
+		return img.(string), nil
+	})
 	if err != nil {
 		return err
 	}
@@ -207,6 +211,56 @@ func (u *updateCampaign) judgeBoot(node string, s *bootState, imageOf func(f *os
 		s.Boot = BootNew
 	}
 	return nil
+}
+
+// envPlace says where the environment's copies are.
+func (u *updateCampaign) envPlace() string {
+	if len(u.envFiles) > 0 {
+		return fmt.Sprintf("files %s of %s on %s", strings.Join(u.envFiles, " and "), u.regions[regEnv].part.FS, u.regions[regEnv].part.Name)
+	}
+	copies := "one raw copy"
+	if u.redundant {
+		copies = "two raw copies"
+	}
+	return fmt.Sprintf("%s at offset %d of %s", copies, u.envOff, u.regions[regEnv].part.Name)
+}
+
+// readEnv reads the environment's copies as U-Boot would, each
+// env_size bytes (nil for one it cannot read): raw from env_offset, or
+// as files of the environment's filesystem, mounted read-only from a
+// device over its region of the state (node).
+func (u *updateCampaign) readEnv(f *os.File, node string) ([][]byte, error) {
+	env := u.regions[regEnv]
+	n := 1
+	if u.redundant {
+		n = 2
+	}
+	bufs := make([][]byte, n)
+	if len(u.envFiles) == 0 {
+		for i := range bufs {
+			bufs[i] = make([]byte, u.envSize)
+			if _, err := f.ReadAt(bufs[i], env.off+u.envOff+int64(i)*u.envSize); err != nil {
+				return nil, fmt.Errorf("reading the environment: %w", err)
+			}
+		}
+		return bufs, nil
+	}
+	d, err := linear(updPrefix+"envstate", node, env.off, env.size)
+	if err != nil {
+		return nil, err
+	}
+	defer d.Remove()
+	dir, err := u.mountEnv(d.Node, syscall.MS_RDONLY)
+	if err != nil {
+		return bufs, nil // U-Boot cannot read the filesystem either: no copy
+	}
+	defer linux.Unmount(dir)
+	for i, name := range u.envFiles {
+		if b, err := os.ReadFile(filepath.Join(dir, name)); err == nil && int64(len(b)) >= u.envSize {
+			bufs[i] = b[:u.envSize]
+		}
+	}
+	return bufs, nil
 }
 
 // What slotImage finds a slot's bytes to be.
@@ -325,24 +379,28 @@ func (u *updateCampaign) slotImage(dev *os.File, r *updRegion) (string, error) {
 	return imageMixed, nil
 }
 
-// slotCache remembers what a slot's bytes are by the last entry of the
-// prefix that wrote into it: a state that writes nothing into the slot
-// beyond its prefix holds the slot as every state with that entry last
-// does, so its comparison with the images (the slot's whole size) is
-// made once. Most states boot a slot no later write changes.
+// slotCache remembers what a region of the medium holds (a slot's
+// image, the environment's copies) by the last entry of the prefix that
+// wrote into it: a state that writes nothing into the region beyond its
+// prefix holds it as every state with that entry last does, so its
+// reading (a slot's comparison with the images, the slot's whole size)
+// is made once. Most states leave a region as an earlier state had it.
 type slotCache struct {
-	writes [2][]int // the entries that write into each slot, in log order
-	known  map[[2]int]string
+	writes [3][]int // the entries that write into slot A, slot B, the environment, in log order
+	known  map[[2]int]any
 }
 
-func newSlotCache(l *logwrites.Log, slots ...*updRegion) *slotCache {
-	c := &slotCache{known: map[[2]int]string{}}
+// cacheEnv is the environment's region in a slotCache.
+const cacheEnv = 2
+
+func newSlotCache(l *logwrites.Log, regions ...*updRegion) *slotCache {
+	c := &slotCache{known: map[[2]int]any{}}
 	for i, en := range l.Entries {
 		if !en.HasData() && !en.Discard() {
 			continue
 		}
 		from, to := int64(en.Sector)*l.SectorSize, int64(en.Sector+en.Sectors)*l.SectorSize
-		for k, r := range slots {
+		for k, r := range regions {
 			if from < r.off+r.size && to > r.off {
 				c.writes[k] = append(c.writes[k], i)
 			}
@@ -351,22 +409,22 @@ func newSlotCache(l *logwrites.Log, slots ...*updRegion) *slotCache {
 	return c
 }
 
-// image is what slot holds in st, from an earlier state or by compare.
-func (c *slotCache) image(st logwrites.State, slot int, compare func() (string, error)) (string, error) {
-	w := c.writes[slot]
-	n := sort.SearchInts(w, st.Applied) // the prefix's writes into the slot
+// get is what region k holds in st, from an earlier state or read.
+func (c *slotCache) get(st logwrites.State, k int, read func() (any, error)) (any, error) {
+	w := c.writes[k]
+	n := sort.SearchInts(w, st.Applied) // the prefix's writes into the region
 	if st.Beyond != nil && n < len(w) && w[n] < st.Beyond.Upto {
-		return compare() // a write beyond the prefix may be in it
+		return read() // a write beyond the prefix may be in it
 	}
-	key := [2]int{slot, n}
-	if img, ok := c.known[key]; ok {
-		return img, nil
+	key := [2]int{k, n}
+	if v, ok := c.known[key]; ok {
+		return v, nil
 	}
-	img, err := compare()
+	v, err := read()
 	if err == nil {
-		c.known[key] = img
+		c.known[key] = v
 	}
-	return img, err
+	return v, err
 }
 
 // spread is k of the entries, evenly spread, the first and the last

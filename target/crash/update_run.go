@@ -10,8 +10,10 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
+	"github.com/fsbench/fsbench/target/linux"
 	"github.com/fsbench/fsbench/wire/runplan"
 )
 
@@ -24,13 +26,30 @@ const UpdaterMark = "upd:"
 // runUpdate runs the updater, and beside it the application's appends
 // to the data partition (mounted at dir), each fsynced and marked in the
 // log as crash_states' fsync workload does.
-func (u *updateCampaign) runUpdate(ctx context.Context, dir, lwNode string, mark marker) error {
+func (u *updateCampaign) runUpdate(ctx context.Context, dir, lwNode string, mark marker) (err error) {
 	// fw_setenv and fw_printenv (RAUC's U-Boot backend runs them) find
 	// the environment's copies here.
 	env := u.regions[regEnv].node
 	conf := fmt.Sprintf("%s 0x%x 0x%x\n", env, u.envOff, u.envSize)
 	if u.redundant {
 		conf += fmt.Sprintf("%s 0x%x 0x%x\n", env, u.envOff+u.envSize, u.envSize)
+	}
+	if len(u.envFiles) > 0 {
+		// The environment's filesystem is mounted, as the board mounts
+		// its boot partition, and its files are the copies.
+		envDir, err := u.mountEnv(env, 0)
+		if err != nil {
+			return err
+		}
+		defer func() {
+			if uerr := linux.UnmountWithin(envDir, 2*time.Minute); err == nil {
+				err = uerr
+			}
+		}()
+		conf = ""
+		for _, f := range u.envFiles {
+			conf += fmt.Sprintf("%s 0x0 0x%x\n", filepath.Join(envDir, f), u.envSize)
+		}
 	}
 	if err := os.WriteFile("/etc/fw_env.config", []byte(conf), 0o644); err != nil {
 		return err
@@ -70,6 +89,27 @@ func (u *updateCampaign) runUpdate(ctx context.Context, dir, lwNode string, mark
 		err = fmt.Errorf("the application's appends: %w", aerr)
 	}
 	return err
+}
+
+// envMountDir is where the environment's filesystem is mounted.
+const envMountDir = "/run/fsbench-update-env"
+
+// mountEnv mounts the environment's filesystem on dev at envMountDir,
+// with flags (read-only for a judgement, which reads what U-Boot would:
+// an ext4 journal is not replayed).
+func (u *updateCampaign) mountEnv(dev string, flags uintptr) (string, error) {
+	part := u.regions[regEnv].part
+	if err := os.MkdirAll(envMountDir, 0o755); err != nil {
+		return "", err
+	}
+	data := ""
+	if flags&syscall.MS_RDONLY != 0 && strings.HasPrefix(part.FS, "ext") {
+		data = "noload"
+	}
+	if _, err := linux.Mount(dev, envMountDir, part.FS, flags, data); err != nil {
+		return "", fmt.Errorf("mounting the environment's %s filesystem: %w", part.FS, err)
+	}
+	return envMountDir, nil
 }
 
 // runUpdater runs the update command, each line it prints marked in the

@@ -105,7 +105,7 @@ func TestSlotCache(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := newSlotCache(l, &updRegion{off: 0, size: 8 * 512}, &updRegion{off: 8 * 512, size: 8 * 512})
+	c := newSlotCache(l, &updRegion{off: 0, size: 8 * 512}, &updRegion{off: 8 * 512, size: 8 * 512}, &updRegion{off: 16 * 512, size: 512})
 	compares := 0
 	compare := func() (string, error) { compares++; return imageOld, nil }
 	for _, s := range []struct {
@@ -122,7 +122,7 @@ func TestSlotCache(t *testing.T) {
 		{logwrites.State{Applied: 7}, 1, 4},                                     // after entry 5
 		{logwrites.State{Applied: 7}, 1, 4},
 	} {
-		if _, err := c.image(s.st, s.slot, compare); err != nil {
+		if _, err := c.get(s.st, s.slot, func() (any, error) { return compare() }); err != nil {
 			t.Fatal(err)
 		}
 		if compares != s.want {
