@@ -198,7 +198,8 @@ test "update" "flip" {
   command     = local.flip
 }
 
-# The same, booted by a bootloader that never spends an attempt.
+# The same, booted by a bootloader that never spends an attempt, its
+# states replayed on the partitions themselves.
 test "update" "loop" {
   on          = partition.data
   slot_a      = partition.slot_a
@@ -210,6 +211,8 @@ test "update" "loop" {
   operations  = 2
   updater     = "custom"
   bootloader_decrements = false
+  # Its replay and its boot pass each on the partitions themselves.
+  replay_on = "device"
   command     = local.flip
 }
 `

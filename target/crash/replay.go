@@ -250,7 +250,8 @@ type stateWorker struct {
 	part      runplan.Partition // as the worker mounts it
 	log       *logwrites.Log
 	rp        *logwrites.Replayer
-	dev       *os.File // the replay's target
+	dev       *os.File          // the replay's target
+	cow       *devmapper.Device // the snapshot store on the log partition, replaying on the device
 	ram       *ramImage
 	snapName  string
 	snapshot  devmapper.Target
@@ -296,17 +297,21 @@ func (c *crashCampaign) startWorkers(l *logwrites.Log, replayOn string, parallel
 			return nil, err
 		}
 		if err := zeroOut(c.part.Device); err != nil {
+			cow.Remove()
 			return nil, err
 		}
 		dev, err := os.OpenFile(c.part.Device, os.O_RDWR, 0)
 		if err != nil {
+			cow.Remove()
 			return nil, err
 		}
 		w, err := c.newWorker(0, l, dev, c.part.Device, cow.Node, sectors, skip)
 		if err != nil {
 			dev.Close()
+			cow.Remove()
 			return nil, err
 		}
+		w.cow = cow
 		return []*stateWorker{w}, nil
 	}
 	c.replayOn = fmt.Sprintf("ram (%s; %s)", whyRAM, why)
@@ -466,6 +471,9 @@ func (w *stateWorker) close() {
 		w.ram.close()
 	} else if w.dev != nil {
 		w.dev.Close()
+	}
+	if w.cow != nil {
+		w.cow.Remove()
 	}
 }
 
