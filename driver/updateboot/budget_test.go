@@ -3,6 +3,7 @@ package updateboot
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/fsbench/fsbench/wire/runplan"
@@ -45,4 +46,19 @@ func TestBudgetKeepsEachClass(t *testing.T) {
 func atoi(s string) int {
 	n, _ := strconv.Atoi(s)
 	return n
+}
+
+// TestEnvFileNamesArePlain: an environment file's name goes into the
+// boot script as one word; a plan that names another is refused before
+// any boot.
+func TestEnvFileNamesArePlain(t *testing.T) {
+	params := func(file string) runplan.Params {
+		return runplan.Params{"image_size": int64(65536), "env_offset": int64(0), "env_size": int64(0x4000), "snapshot_size": int64(1 << 20),
+			"env_redundant": true, "bootloader_decrements": true, "env_file": file, "env_file_redund": "uboot-redund.env"}
+	}
+	for _, bad := range []string{"uboot.env; reset", "../uboot.env", "a b", "x\nboot"} {
+		if _, err := readLayout(Case{Step: runplan.Step{Params: params(bad)}}, nil); err == nil || !strings.Contains(err.Error(), "not a plain path") {
+			t.Errorf("%q: %v", bad, err)
+		}
+	}
 }
