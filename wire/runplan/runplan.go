@@ -426,7 +426,9 @@ func (p Params) Floats(name string) ([]float64, error) {
 func (p Params) Has(name string) bool { _, ok := p[name]; return ok }
 
 // Reader reads several parameters and keeps the first error, so a recipe
-// reads its values in a row and checks once.
+// reads its values in a row and checks once. Its methods are not
+// inlined: every recipe of the runner calls them many times, and the
+// runner's size is budgeted.
 type Reader struct {
 	P   Params
 	Err error
@@ -439,18 +441,28 @@ func (r *Reader) keep(err error) {
 }
 
 // Int reads a whole number.
+//
+//go:noinline
 func (r *Reader) Int(name string) int64 { v, err := r.P.Int(name); r.keep(err); return v }
 
 // Float reads a number.
+//
+//go:noinline
 func (r *Reader) Float(name string) float64 { v, err := r.P.Float(name); r.keep(err); return v }
 
 // Bool reads a boolean.
+//
+//go:noinline
 func (r *Reader) Bool(name string) bool { v, err := r.P.Bool(name); r.keep(err); return v }
 
 // String reads a string.
+//
+//go:noinline
 func (r *Reader) String(name string) string { v, err := r.P.String(name); r.keep(err); return v }
 
 // Duration reads a duration.
+//
+//go:noinline
 func (r *Reader) Duration(name string) time.Duration {
 	v, err := r.P.Duration(name)
 	r.keep(err)
