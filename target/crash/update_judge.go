@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/fsbench/fsbench/target/devmapper"
 	"github.com/fsbench/fsbench/target/linux"
@@ -82,9 +83,19 @@ func (u *updateCampaign) bootPass(sc *crashScratch, out *step.Outcome) error {
 	firstBad := true
 	firstOf := map[string]bool{}
 	var good, always []string
+	lastLog, judged, total := time.Now(), 0, 0
+	for _, st := range chosen {
+		if r, ok := done[st.N]; ok && r.Skipped == "" {
+			total++
+		}
+	}
 	for _, st := range chosen {
 		if r, ok := done[st.N]; !ok || r.Skipped != "" {
 			continue
+		}
+		if judged++; time.Since(lastLog) > 30*time.Second {
+			lastLog = time.Now()
+			e.Logf("%s: %d of %d states judged for their boot", e.Step.ID(), judged, total)
 		}
 		if err := w.advance(st.Applied); err != nil {
 			return err
