@@ -227,10 +227,14 @@ type Filesystem struct {
 	Cleaner []string `json:"cleaner,omitempty"`
 	// CleanerPeriod gives the cleaner a protection period
 	// (filesystems.Type.CleanerPeriod).
-	CleanerPeriod []string  `json:"cleaner_period,omitempty"`
-	Deterministic bool      `json:"deterministic"`
-	Note          string    `json:"note,omitempty"`
-	Contents      *Contents `json:"contents,omitempty"`
+	CleanerPeriod []string `json:"cleaner_period,omitempty"`
+	Deterministic bool     `json:"deterministic"`
+	Note          string   `json:"note,omitempty"`
+	// Varying are the paths (directories) whose bytes differ between
+	// two builds of the same epoch, the rest being the same: a test's
+	// images of a filesystem whose mkfs is not deterministic.
+	Varying  []string  `json:"varying,omitempty"`
+	Contents *Contents `json:"contents,omitempty"`
 }
 
 // Contents is what goes into a filesystem.

@@ -20,6 +20,7 @@ import (
 	"github.com/fsbench/fsbench/recipes"
 	"github.com/fsbench/fsbench/spec"
 	"github.com/fsbench/fsbench/spec/diag"
+	"github.com/fsbench/fsbench/wire/runplan"
 )
 
 // Resolve turns a loaded spec into a plan, without its inputs and
@@ -440,7 +441,9 @@ func carryTestImages(sv *spec.Variant, v *Variant, root *Partition) {
 				continue
 			}
 			root.Filesystem.Deterministic = false
-			root.Filesystem.Note += fmt.Sprintf(" Not deterministic here: it carries a test's images of partition %s, a %s filesystem, which is not.", p.Name, p.Filesystem.Type)
+			root.Filesystem.Varying = []string{runplan.UpdateDir}
+			root.Filesystem.Note += fmt.Sprintf(" Not deterministic here: it carries, in %s, a test's images of partition %s, a %s filesystem, which is not.",
+				runplan.UpdateDir, p.Name, p.Filesystem.Type)
 			return
 		}
 	}
