@@ -167,26 +167,31 @@ func (b *builder) slotImages(ctx context.Context, v plan.Variant, s runplan.Step
 	}
 	files := map[string]string{}
 	for _, f := range []struct{ file, version string }{{runplan.UpdateOldImage, "1"}, {runplan.UpdateNewImage, "2"}} {
-		p := *slot
-		fs := *slot.Filesystem
 		var c plan.Contents
 		if contents != nil {
 			c = *contents
 		}
 		release := fmt.Sprintf("fsbench update %s version %s\n", name, f.version)
 		c.Files = append(slices.Clone(c.Files), plan.File{Path: runplan.UpdateSlotRelease, Content: &release, Mode: "0644"})
-		fs.Contents, p.Filesystem = &c, &fs
 		out := filepath.Join(dir, f.file)
-		b.log.Infof("building the %s image of update %s: %s filesystem of %s", f.file, name, fs.Type, slotName)
-		work := filepath.Join(dir, "slot-"+f.version)
-		err := b.buildFilesystem(ctx, p, layers, work, work, func(path string) error { return sparseCopy(path, out, p.Size) })
-		os.RemoveAll(work)
-		if err != nil {
-			return nil, fmt.Errorf("the %s image, a %s filesystem of slot %s: %w", f.file, fs.Type, slotName, err)
+		b.log.Infof("building the %s image of update %s: %s filesystem of %s", f.file, name, slot.Filesystem.Type, slotName)
+		if err := b.buildAs(ctx, *slot, c, layers, out); err != nil {
+			return nil, fmt.Errorf("the %s image, a %s filesystem of slot %s: %w", f.file, slot.Filesystem.Type, slotName, err)
 		}
 		files[f.file] = out
 	}
 	return files, nil
+}
+
+// buildAs builds part's filesystem as the partition is built, but with
+// contents c and layers over them, into the file out (sparse, the
+// partition's size).
+func (b *builder) buildAs(ctx context.Context, part plan.Partition, c plan.Contents, layers []string, out string) error {
+	fs := *part.Filesystem
+	fs.Contents, part.Filesystem = &c, &fs
+	work := out + ".work"
+	defer os.RemoveAll(work)
+	return b.buildFilesystem(ctx, part, layers, work, work, func(path string) error { return sparseCopy(path, out, part.Size) })
 }
 
 // sparseCopy copies the file at src to dst, size bytes long, leaving
@@ -367,14 +372,18 @@ func (b *builder) updateEnvAndScript(ctx context.Context, v plan.Variant, dir st
 		}
 		env = append(env, c...)
 	}
-	if file, _ := p.String("env_file"); file != "" {
-		if env, err = b.envFilesystem(ctx, v, dir, p, env, copies); err != nil {
-			return err
-		}
-	}
 	files[runplan.UpdateEnvImage] = filepath.Join(dir, runplan.UpdateEnvImage)
 	files[runplan.UpdateScript] = filepath.Join(dir, runplan.UpdateScript)
-	if err := os.WriteFile(files[runplan.UpdateEnvImage], env, 0o644); err != nil {
+	envFiles, err := runplan.UpdateEnvFiles(p)
+	switch {
+	case err != nil:
+		return err
+	case len(envFiles) > 0:
+		err = b.envFilesystem(ctx, v, p, env, envFiles, files[runplan.UpdateEnvImage])
+	default:
+		err = os.WriteFile(files[runplan.UpdateEnvImage], env, 0o644)
+	}
+	if err != nil {
 		return err
 	}
 	script := raucScript
@@ -384,38 +393,29 @@ func (b *builder) updateEnvAndScript(ctx context.Context, v plan.Variant, dir st
 	return os.WriteFile(files[runplan.UpdateScript], []byte(script), 0o755)
 }
 
-// envFilesystem is the environment's partition as the factory leaves it
-// when the environment is a file (env_file): its filesystem, built as
-// the partition is, holding each copy of env (copies of equal size) as
-// its file.
-func (b *builder) envFilesystem(ctx context.Context, v plan.Variant, dir string, p runplan.Params, env []byte, copies int) ([]byte, error) {
+// envFilesystem writes to out the environment's partition as the factory
+// leaves it when the environment is files (env_file): its filesystem,
+// built as the partition is, holding each copy of env (copies of equal
+// size, one per file) as its file.
+func (b *builder) envFilesystem(ctx context.Context, v plan.Variant, p runplan.Params, env []byte, envFiles []string, out string) error {
 	name, err := p.String("env")
 	if err != nil {
-		return nil, err
+		return err
 	}
 	part, ok := v.TestPartition(name)
 	if !ok || part.Filesystem == nil {
-		return nil, fmt.Errorf("env_file: partition %s has no filesystem", name)
+		return fmt.Errorf("env_file: partition %s has no filesystem", name)
 	}
-	pp, fs := *part, *part.Filesystem
-	c := plan.Contents{}
-	n := len(env) / copies
-	for i, field := range []string{"env_file", "env_file_redund"}[:copies] {
-		file, err := p.String(field)
-		if err != nil {
-			return nil, err
-		}
+	var c plan.Contents
+	n := len(env) / len(envFiles)
+	for i, file := range envFiles {
 		data := string(env[i*n : (i+1)*n])
 		c.Files = append(c.Files, plan.File{Path: "/" + file, Content: &data, Mode: "0644"})
 	}
-	fs.Contents, pp.Filesystem = &c, &fs
-	out, work := filepath.Join(dir, "envfs.img"), filepath.Join(dir, "envfs")
-	defer os.RemoveAll(work)
-	if err := b.buildFilesystem(ctx, pp, nil, work, work, func(path string) error { return sparseCopy(path, out, pp.Size) }); err != nil {
-		return nil, fmt.Errorf("the environment's %s filesystem on %s: %w", fs.Type, name, err)
+	if err := b.buildAs(ctx, *part, c, nil, out); err != nil {
+		return fmt.Errorf("the environment's %s filesystem on %s: %w", part.Filesystem.Type, name, err)
 	}
-	defer os.Remove(out)
-	return os.ReadFile(out)
+	return nil
 }
 
 // raucScript installs the case's bundle as a board's updater does: RAUC's

@@ -127,9 +127,12 @@ func (r *resolver) fromPartitions(st *spec.Test, t *Test, v *Variant) {
 		all = append(all, c.Params)
 	}
 	for _, p := range all {
-		for _, pr := range rec.FromPartitions(p, written, parts) {
+		probs := rec.FromPartitions(p, written, parts)
+		for _, pr := range probs {
 			r.errorf(st.Of(pr.Field), pr.Summary, "%s", pr.Detail)
-			return
+		}
+		if len(probs) > 0 {
+			return // the cases would say the same again
 		}
 	}
 }

@@ -309,7 +309,7 @@ func checkUpdate(p Params) []Problem {
 		}
 	}
 	for _, f := range []string{"env_file", "env_file_redund"} {
-		if v, _ := stringParam(p, f); v != "" && !validEnvFile(v) {
+		if v, _ := stringParam(p, f); v != "" && !runplan.PlainEnvPath(v) {
 			probs = append(probs, Problem{f, "Invalid environment file name",
 				fmt.Sprintf("%q: give a path from the filesystem's root of letters, digits, '.', '_', '-' and '/', without \"..\" or a leading '/'.", v)})
 		}
@@ -330,25 +330,6 @@ func checkUpdate(p Params) []Problem {
 			fmt.Sprintf("max_time is %s but timeout is %s: the recording and the replay need time beside the checks; lower max_time or raise timeout.", maxTime, timeout)})
 	}
 	return probs
-}
-
-// validEnvFile: a relative path of plain names, which goes into
-// fw_env.config and U-Boot's load command as one word.
-func validEnvFile(v string) bool {
-	if strings.HasPrefix(v, "/") || len(v) > 255 {
-		return false
-	}
-	for _, part := range strings.Split(v, "/") {
-		if part == "" || part == "." || part == ".." {
-			return false
-		}
-		for _, r := range part {
-			if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '_' || r == '-') {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // updateSpace is what each partition field must hold: a slot the image,

@@ -21,7 +21,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 
 	"github.com/sirupsen/logrus"
 
@@ -223,24 +222,8 @@ func readLayout(c Case, f *os.File) (*layout, error) {
 	err = errors.Join(err, e)
 	lay.decrements, e = p.Bool("bootloader_decrements")
 	err = errors.Join(err, e)
-	if file, e := p.String("env_file"); file != "" || e != nil {
-		err = errors.Join(err, e)
-		lay.envFiles = []string{file}
-		if lay.redundant {
-			redund, e := p.String("env_file_redund")
-			err = errors.Join(err, e)
-			lay.envFiles = append(lay.envFiles, redund)
-		}
-	}
-	for _, f := range lay.envFiles {
-		// The name goes into the boot script as one word.
-		plain := func(r rune) bool {
-			return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._-/", r)
-		}
-		if f == "" || strings.IndexFunc(f, func(r rune) bool { return !plain(r) }) >= 0 || strings.Contains(f, "..") {
-			err = errors.Join(err, fmt.Errorf("environment file %q: not a plain path", f))
-		}
-	}
+	lay.envFiles, e = runplan.UpdateEnvFiles(p)
+	err = errors.Join(err, e)
 	if err != nil {
 		return nil, err
 	}

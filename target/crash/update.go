@@ -122,6 +122,8 @@ func newUpdateCampaign(e *step.Env) (*updateCampaign, error) {
 	u := &updateCampaign{dir: runplan.UpdateCaseDir(e.Step.Test, e.Step.Case), imgSize: p.Int("image_size"),
 		envOff: p.Int("env_offset"), envSize: p.Int("env_size"), redundant: p.Bool("env_redundant"),
 		decrements: p.Bool("bootloader_decrements"), updater: p.String("updater")}
+	// The plan checked the names (runplan.UpdateEnvFiles, on the host);
+	// the runner, whose size is budgeted, reads them as given.
 	if file := p.String("env_file"); file != "" {
 		u.envFiles = []string{file}
 		if u.redundant {

@@ -79,7 +79,7 @@ func (u *updateCampaign) bootPass(sc *crashScratch, out *step.Outcome) error {
 		}
 	}
 	steps := updaterSteps(marks)
-	cache := newSlotCache(l, u.regions[regA], u.regions[regB], u.regions[regEnv])
+	cache := newRegionCache(l, u.regions[regA], u.regions[regB], u.regions[regEnv])
 	firstBad := true
 	firstOf := map[string]bool{}
 	var good, always []string
@@ -151,7 +151,7 @@ func (u *updateCampaign) bootPass(sc *crashScratch, out *step.Outcome) error {
 
 // bootOf judges one state in a snapshot of the replayed medium, with
 // what the device model's state holds beyond its prefix.
-func (u *updateCampaign) bootOf(w *stateWorker, st logwrites.State, cache *slotCache) (bootState, error) {
+func (u *updateCampaign) bootOf(w *stateWorker, st logwrites.State, cache *regionCache) (bootState, error) {
 	var b bootState
 	snap, err := devmapper.Create(w.snapName, crashNodeDir, []devmapper.Target{w.snapshot})
 	if err != nil {
@@ -171,7 +171,7 @@ func (u *updateCampaign) bootOf(w *stateWorker, st logwrites.State, cache *slotC
 // logic to a slot (through the failed boots of a slot that is neither
 // image), and compares each slot it picks with the two images; what a
 // region holds is read once per last write into it (cache).
-func (u *updateCampaign) judgeBoot(node string, st logwrites.State, cache *slotCache, s *bootState) error {
+func (u *updateCampaign) judgeBoot(node string, st logwrites.State, cache *regionCache, s *bootState) error {
 	f, err := os.Open(node)
 	if err != nil {
 		return err
@@ -390,22 +390,22 @@ func (u *updateCampaign) slotImage(dev *os.File, r *updRegion) (string, error) {
 	return imageMixed, nil
 }
 
-// slotCache remembers what a region of the medium holds (a slot's
+// regionCache remembers what a region of the medium holds (a slot's
 // image, the environment's copies) by the last entry of the prefix that
 // wrote into it: a state that writes nothing into the region beyond its
 // prefix holds it as every state with that entry last does, so its
 // reading (a slot's comparison with the images, the slot's whole size)
 // is made once. Most states leave a region as an earlier state had it.
-type slotCache struct {
+type regionCache struct {
 	writes [3][]int // the entries that write into slot A, slot B, the environment, in log order
 	known  map[[2]int]any
 }
 
-// cacheEnv is the environment's region in a slotCache.
+// cacheEnv is the environment's region in a regionCache.
 const cacheEnv = 2
 
-func newSlotCache(l *logwrites.Log, regions ...*updRegion) *slotCache {
-	c := &slotCache{known: map[[2]int]any{}}
+func newRegionCache(l *logwrites.Log, regions ...*updRegion) *regionCache {
+	c := &regionCache{known: map[[2]int]any{}}
 	for i, en := range l.Entries {
 		if !en.HasData() && !en.Discard() {
 			continue
@@ -421,7 +421,7 @@ func newSlotCache(l *logwrites.Log, regions ...*updRegion) *slotCache {
 }
 
 // get is what region k holds in st, from an earlier state or read.
-func (c *slotCache) get(st logwrites.State, k int, read func() (any, error)) (any, error) {
+func (c *regionCache) get(st logwrites.State, k int, read func() (any, error)) (any, error) {
 	w := c.writes[k]
 	n := sort.SearchInts(w, st.Applied) // the prefix's writes into the region
 	if st.Beyond != nil && n < len(w) && w[n] < st.Beyond.Upto {

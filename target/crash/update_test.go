@@ -87,10 +87,10 @@ func TestBootAttempts(t *testing.T) {
 	}
 }
 
-// TestSlotCache: a slot's comparison is made once per last write into
+// TestRegionCache: a slot's comparison is made once per last write into
 // it; a state whose writes beyond its prefix reach the slot is compared
 // afresh, one whose beyond writes miss it is not.
-func TestSlotCache(t *testing.T) {
+func TestRegionCache(t *testing.T) {
 	b := &logwritestest.Builder{SectorSize: 512}
 	b.Entry(0, 8, 0, "", make([]byte, 8*512)) // 0: slot A
 	b.Flush()                                 // 1
@@ -105,7 +105,7 @@ func TestSlotCache(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := newSlotCache(l, &updRegion{off: 0, size: 8 * 512}, &updRegion{off: 8 * 512, size: 8 * 512}, &updRegion{off: 16 * 512, size: 512})
+	c := newRegionCache(l, &updRegion{off: 0, size: 8 * 512}, &updRegion{off: 8 * 512, size: 8 * 512}, &updRegion{off: 16 * 512, size: 512})
 	compares := 0
 	compare := func() (string, error) { compares++; return imageOld, nil }
 	for _, s := range []struct {

@@ -1,6 +1,9 @@
 package runplan
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // What the host puts in the root filesystem for each case of an update
 // test, and the runner reads there: the old image, which the runner
@@ -64,4 +67,53 @@ func UpdateFactoryEnv() map[string]string {
 			"setenv rauc_part 3; setenv bootargs \"root=PARTLABEL=slot_b rauc.slot=B\"; fi; fi; done; " +
 			"if test -n \"${bootargs}\"; then saveenv; run boot_linux; else echo no slot has attempts left; reset; fi",
 	}
+}
+
+// UpdateEnvFiles are the files of the environment's filesystem that hold
+// its copies (env_file, and env_file_redund with env_redundant), none
+// when the copies are raw. Each is a plain path: it goes into
+// fw_env.config and into U-Boot's boot script as one word.
+func UpdateEnvFiles(p Params) ([]string, error) {
+	file, err := p.String("env_file")
+	if err != nil || file == "" {
+		return nil, err
+	}
+	files := []string{file}
+	redundant, err := p.Bool("env_redundant")
+	if err != nil {
+		return nil, err
+	}
+	if redundant {
+		redund, err := p.String("env_file_redund")
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, redund)
+	}
+	for _, f := range files {
+		if !PlainEnvPath(f) {
+			return nil, fmt.Errorf("environment file %q: not a plain path", f)
+		}
+	}
+	return files, nil
+}
+
+// PlainEnvPath tells whether v is a relative path of plain names:
+// letters, digits, '.', '_' and '-', separated by '/', without "." or
+// ".." elements.
+func PlainEnvPath(v string) bool {
+	if v == "" || strings.HasPrefix(v, "/") || len(v) > 255 {
+		return false
+	}
+	for _, part := range strings.Split(v, "/") {
+		if part == "" || part == "." || part == ".." {
+			return false
+		}
+		for _, r := range part {
+			if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '_' || r == '-') {
+				return false
+			}
+		}
+	}
+	return true
 }
